@@ -1,0 +1,180 @@
+/**
+ * Plain data handed from stage to stage (scan → parse → resolve → graph →
+ * retrieve → render). Everything here is JSON-serialisable: no tree-sitter
+ * node or TypeScript object ever leaves parse/ or resolve/.
+ *
+ * Paths are root-relative POSIX paths ("src/auth/token.ts") unless a field
+ * says otherwise.
+ */
+
+/** Grammar used to parse a file (see src/parse/languages.ts). */
+export type LanguageId = "typescript" | "tsx";
+
+/** A warning or error found while building the graph; the run goes on. */
+export interface Diagnostic {
+  /** What happened: a file skipped by the scan, a file that parsed with errors, a specifier that did not resolve, anything else worth telling. */
+  kind: "skipped" | "parse-error" | "unresolved" | "warning";
+  /** Root-relative path of the file concerned, when there is one. */
+  path?: string;
+  /** One line, `<what> (<why or how to fix>)`. */
+  message: string;
+}
+
+// ---------------------------------------------------------------- scan
+
+/** A source file found under the root. */
+export interface ScannedFile {
+  /** Root-relative POSIX path. */
+  path: string;
+  /** Absolute path on disk (always inside the root). */
+  absPath: string;
+  /** Size in bytes. */
+  size: number;
+  /** Modification time in ms since the epoch. */
+  mtimeMs: number;
+  /** Grammar to parse it with. */
+  language: LanguageId;
+  /** True for .d.ts / .d.mts / .d.cts: a type source only. */
+  isDeclaration: boolean;
+}
+
+export interface ScanOptions {
+  /** Skip files larger than this, with a warning (default 1 MiB). */
+  maxFileBytes?: number;
+  /** Extra glob patterns (root-relative) to leave out. */
+  exclude?: string[];
+  /** When given, only files matching one of these globs are kept. */
+  include?: string[];
+}
+
+export interface ScanResult {
+  /** Root as an absolute, real path. */
+  root: string;
+  /** Files sorted by path. */
+  files: ScannedFile[];
+  /** One per skipped file (binary, too large, symlink out of the root, unreadable…). */
+  diagnostics: Diagnostic[];
+}
+
+// ---------------------------------------------------------------- parse
+
+export type DefinitionKind =
+  | "function"
+  | "class"
+  | "method"
+  | "interface"
+  | "type"
+  | "enum"
+  | "variable"
+  | "namespace";
+
+/** A named declaration in a file. */
+export interface Definition {
+  name: string;
+  kind: DefinitionKind;
+  /** Exported from the module (export keyword, `export { name }`, `export default`). */
+  exported: boolean;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  /** The first line of the declaration, trimmed (at most 200 characters). */
+  signature: string;
+  /** The leading doc comment (`/** … *\/` or `//` lines), without comment markers. */
+  doc?: string;
+  /** For methods and class members: the enclosing class / interface name. */
+  container?: string;
+}
+
+/** One name brought in by an import or re-export. */
+export interface ImportedName {
+  /** The exported name in the target module: an identifier, `default`, or `*` (namespace / star). */
+  name: string;
+  /** The local name (for imports) or the exported name (for re-exports). */
+  alias: string;
+}
+
+export type ImportKind =
+  /** `import … from "x"`, `import "x"`, `import x = require("x")` */
+  | "static"
+  /** `import("x")` */
+  | "dynamic"
+  /** `require("x")` */
+  | "require"
+  /** `export … from "x"`, `export * from "x"`, `export * as X from "x"` */
+  | "reexport"
+  /** `/// <reference path="x" />` or `/// <reference types="x" />` */
+  | "reference";
+
+export interface ImportFact {
+  /** The module specifier as written. For `/// <reference types>` the package name. */
+  specifier: string;
+  kind: ImportKind;
+  /** Names brought in; empty for side-effect imports, dynamic imports and requires whose bindings are unknown. */
+  names: ImportedName[];
+  /** `import type`, `export type … from`, or every name marked `type`. */
+  typeOnly: boolean;
+  /** 1-based line of the statement. */
+  line: number;
+}
+
+export interface ExportFact {
+  /** The exported name (`default` for a default export, `*` for `export * from`). */
+  name: string;
+  kind: "named" | "default" | "star";
+  /** The local name when it differs (`export { a as b }` → name b, local a). */
+  local?: string;
+  /** Set when re-exported from another module. */
+  from?: string;
+}
+
+/** How an identifier is used. */
+export type ReferenceKind = "call" | "new" | "member-call" | "type" | "jsx" | "identifier";
+
+export interface ReferenceFact {
+  name: string;
+  /** The strongest use seen (call > new > jsx > type > member-call > identifier). */
+  kind: ReferenceKind;
+  count: number;
+}
+
+/** Lexical fields for BM25F-style matching: term → count, terms already normalised (see util/terms.ts). */
+export interface FileVocabulary {
+  /** Terms from names of definitions and exports. */
+  definitions: Record<string, number>;
+  /** Terms from every other identifier. */
+  identifiers: Record<string, number>;
+  /** Terms from comments and word-like string literals. */
+  comments: Record<string, number>;
+}
+
+/** Everything the later stages need to know of one file. */
+export interface ParsedFile {
+  path: string;
+  language: LanguageId;
+  isDeclaration: boolean;
+  /** Estimated tokens: characters / 4, rounded up. */
+  tokens: number;
+  /** Line count. */
+  lines: number;
+  definitions: Definition[];
+  imports: ImportFact[];
+  exports: ExportFact[];
+  /** Identifiers used (not defined) in the file, sorted by name. */
+  references: ReferenceFact[];
+  vocabulary: FileVocabulary;
+  /** True when the tree held ERROR or MISSING nodes (facts were completed with the TypeScript parser). */
+  hasSyntaxErrors: boolean;
+}
+
+// ---------------------------------------------------------------- resolve
+
+/** Where one import fact of one file leads. */
+export interface Resolution {
+  /** Importing file. */
+  from: string;
+  specifier: string;
+  /** A root-relative file path, or `pkg:<name>` for an external package; undefined when unresolved. */
+  target?: string;
+  /** True when the target is an external package node. */
+  external: boolean;
+}

@@ -1,0 +1,79 @@
+/**
+ * Code-aware terms: the one place that decides how identifiers, paths and
+ * prose become the terms that lexical matching compares. Parse (a file's
+ * vocabulary) and retrieve (a task's keywords) both call it, so the two sides
+ * always agree.
+ *
+ * @example
+ * splitIdentifier("parseHTTPResponse_v2") // ["parse", "http", "response", "v2"]
+ * normaliseTerm("expiration")              // "expir"
+ * termsOf("Fix tokenExpiry in src/auth")   // ["fix", "token", "expir", "src", "auth"]
+ */
+
+/** Split one identifier or path segment on camelCase, PascalCase, acronyms, snake_case, kebab-case, dots and digits boundaries; lower-cased. */
+export function splitIdentifier(identifier: string): string[] {
+  const parts: string[] = [];
+  for (const chunk of identifier.split(/[^A-Za-z0-9]+/)) {
+    if (!chunk) continue;
+    // HTTPServer → HTTP Server; parseJSON2 → parse JSON2; v2Api → v2 Api
+    const words = chunk.match(/[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+[a-z]*|[A-Z]+/g);
+    if (!words) continue;
+    for (const w of words) parts.push(w.toLowerCase());
+  }
+  return parts;
+}
+
+const VOWEL = /[aeiouy]/;
+
+/**
+ * Light inflection folding, tuned for code words rather than prose:
+ * token/tokens, expire/expiry/expired/expiration, query/queries,
+ * route/router/routing all meet. Terms of 3 letters or fewer are kept as
+ * they are.
+ */
+export function normaliseTerm(word: string): string {
+  let w = word.toLowerCase();
+  if (w.length <= 3 || !/^[a-z]+$/.test(w)) return w;
+  // plurals
+  if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("sses")) w = w.slice(0, -2);
+  else if (/(ches|shes|xes|zes)$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !/(ss|us|is)$/.test(w) && w.length > 4) w = w.slice(0, -1);
+  // derivational and verbal suffixes, longest first; the stem must keep a vowel and 3+ letters
+  for (const suffix of ["ations", "ation", "ition", "ments", "ment", "ings", "ing", "ers", "er", "ed"]) {
+    if (w.endsWith(suffix)) {
+      const stem = w.slice(0, -suffix.length);
+      if (stem.length >= 3 && VOWEL.test(stem)) {
+        w = stem;
+        // doubled consonant: "mapped" → "mapp" → "map"
+        if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+      }
+      break;
+    }
+  }
+  // final e / y: expire, expiry → expir
+  if (w.length > 4 && /[ey]$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+
+/** Identifier-ish tokens of free text: words, identifiers, dotted and slashed paths. */
+export function wordsOf(text: string): string[] {
+  return text.match(/[A-Za-z_$][A-Za-z0-9_$]*/g) ?? [];
+}
+
+/** Split and normalise every identifier of a text into terms (duplicates kept, order kept). */
+export function termsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const word of wordsOf(text)) {
+    for (const part of splitIdentifier(word)) {
+      if (part.length < 2 || /^[0-9]+$/.test(part)) continue;
+      out.push(normaliseTerm(part));
+    }
+  }
+  return out;
+}
+
+/** Add the terms of `text` to a term → count record. */
+export function countTerms(into: Record<string, number>, text: string, weight = 1): void {
+  for (const term of termsOf(text)) into[term] = (into[term] ?? 0) + weight;
+}
