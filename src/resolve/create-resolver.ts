@@ -1,0 +1,280 @@
+/**
+ * The resolve stage: import specifiers → scanned files or external
+ * packages, by TypeScript's own module resolution (`ts.resolveModuleName`)
+ * over a host that never leaves the root.
+ *
+ * Order for one specifier: memo (per importer folder) → Node built-in →
+ * TypeScript with the nearest tsconfig's options, then Bundler, then
+ * NodeNext → the tsconfig's project references → workspace package entry
+ * mapped to its sources → external package → unresolved.
+ */
+import { posix } from "node:path";
+import { ts } from "ts-morph";
+import type { Diagnostic, ImportKind, Resolution } from "../types.js";
+import { createConfigLoader, type ResolverConfig } from "./load-tsconfig.js";
+import { builtinNameOf, isRelativeSpecifier, packageNameOf, packageNameOfNodeModulesPath } from "./package-name.js";
+import { createRootHost } from "./root-host.js";
+import { findSourceTwin } from "./source-twins.js";
+import { findWorkspacePackages, resolveWorkspaceEntry, type WorkspacePackage } from "./workspace-packages.js";
+
+/** Turns the specifiers of scanned files into {@link Resolution}s. */
+export interface Resolver {
+  /**
+   * Where `specifier`, written in `fromPath` (root-relative), leads.
+   * Never throws: an unresolvable specifier has `target` undefined.
+   */
+  resolve(fromPath: string, specifier: string, kind: ImportKind): Resolution;
+  /** The `unresolved` diagnostic for a resolution without target (with the reason found), undefined when it resolved. */
+  diagnose(resolution: Resolution): Diagnostic | undefined;
+  /** Problems met so far (tsconfig files that could not be read or parsed, duplicate package names), sorted. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Counters, to check that caches are shared and reused. */
+  stats(): ResolverStats;
+}
+
+export interface ResolverStats {
+  /** `ts.createModuleResolutionCache` calls: one per tsconfig and resolution mode used. */
+  resolutionCaches: number;
+  /** `ts.resolveModuleName` calls. */
+  moduleNameResolutions: number;
+  /** `resolve` calls answered from the per-folder memo. */
+  memoHits: number;
+  /** Workspace packages found (package name → root-relative folder). */
+  workspacePackages: Record<string, string>;
+}
+
+/** What one specifier leads to, for every file of one folder. */
+interface Outcome {
+  target?: string;
+  external: boolean;
+  /** Why there is no target (for the diagnostic). */
+  reason?: string;
+}
+
+/** One way of running TypeScript's resolver for one tsconfig. */
+interface Variant {
+  options: ts.CompilerOptions;
+  cache?: ts.ModuleResolutionCache;
+}
+
+const NODE_STYLE = new Set<ts.ModuleResolutionKind>([ts.ModuleResolutionKind.Node16, ts.ModuleResolutionKind.NodeNext]);
+
+/**
+ * Creates the resolver for one scanned root.
+ * @param root absolute real path of the root
+ * @param filePaths the scanned files, root-relative POSIX: every resolved target is one of them
+ * @example
+ * const resolver = createResolver("/repo", ["src/a.ts", "src/b.ts"]);
+ * resolver.resolve("src/a.ts", "./b.js", "static");
+ * // { from: "src/a.ts", specifier: "./b.js", target: "src/b.ts", external: false }
+ * resolver.resolve("src/a.ts", "node:fs", "static").target; // "pkg:node:fs"
+ */
+export function createResolver(root: string, filePaths: readonly string[]): Resolver {
+  const rootPath = root.replace(/\\/g, "/").replace(/\/+$/, "") || "/";
+  const scanned: ReadonlySet<string> = new Set(filePaths);
+  const bootstrapHost = createRootHost(rootPath, new Map());
+  const workspace = findWorkspacePackages(rootPath, filePaths, bootstrapHost);
+  const workspaceDirs = new Map<string, string>();
+  for (const pkg of workspace.packages.values()) {
+    workspaceDirs.set(pkg.name, pkg.dir === "" ? rootPath : `${rootPath}/${pkg.dir}`);
+  }
+  const host = createRootHost(rootPath, workspaceDirs);
+  const loader = createConfigLoader(rootPath, host);
+  const getCanonicalFileName = (name: string) => (host.useCaseSensitiveFileNames ? name : name.toLowerCase());
+
+  const memo = new Map<string, Outcome>();
+  const reasons = new Map<string, string>();
+  const variants = new Map<ResolverConfig, Variant[]>();
+  const counters = { resolutionCaches: 0, moduleNameResolutions: 0, memoHits: 0 };
+
+  function variantsOf(config: ResolverConfig): Variant[] {
+    let list = variants.get(config);
+    if (list !== undefined) return list;
+    const base = config.options;
+    const kinds = [
+      base.moduleResolution,
+      ts.ModuleResolutionKind.Bundler,
+      ts.ModuleResolutionKind.NodeNext,
+    ];
+    list = [];
+    const seen = new Set<ts.ModuleResolutionKind | undefined>();
+    for (const kind of kinds) {
+      if (seen.has(kind)) continue;
+      seen.add(kind);
+      if (kind === base.moduleResolution) list.push({ options: base });
+      else if (kind === ts.ModuleResolutionKind.Bundler) list.push({ options: { ...base, moduleResolution: kind, module: ts.ModuleKind.ESNext } });
+      else list.push({ options: { ...base, moduleResolution: kind, module: ts.ModuleKind.NodeNext } });
+    }
+    variants.set(config, list);
+    return list;
+  }
+
+  function cacheOf(variant: Variant): ts.ModuleResolutionCache {
+    if (variant.cache === undefined) {
+      variant.cache = ts.createModuleResolutionCache(rootPath, getCanonicalFileName, variant.options);
+      counters.resolutionCaches += 1;
+    }
+    return variant.cache;
+  }
+
+  function runTypeScript(
+    config: ResolverConfig,
+    specifier: string,
+    containingFile: string,
+    kind: ImportKind,
+    onlyFirst: boolean,
+  ): ts.ResolvedModuleFull | undefined {
+    const isCommonJsFile = /\.c[jt]s$/.test(containingFile);
+    const list = variantsOf(config);
+    for (const variant of onlyFirst ? list.slice(0, 1) : list) {
+      const resolution = variant.options.moduleResolution;
+      const isModeAware = resolution === ts.ModuleResolutionKind.Bundler || (resolution !== undefined && NODE_STYLE.has(resolution));
+      const mode = !isModeAware ? undefined : kind === "require" || isCommonJsFile ? ts.ModuleKind.CommonJS : ts.ModuleKind.ESNext;
+      counters.moduleNameResolutions += 1;
+      const result = ts.resolveModuleName(specifier, containingFile, variant.options, host, cacheOf(variant), undefined, mode);
+      if (result.resolvedModule !== undefined) return result.resolvedModule;
+    }
+    return undefined;
+  }
+
+  /** A file TypeScript found → the scanned file, an external package, or a reason. */
+  function classify(absPath: string, specifier: string, isAlias: boolean): Outcome {
+    const rel = posix.relative(rootPath, absPath.replace(/\\/g, "/"));
+    if (rel.startsWith("../") || posix.isAbsolute(rel)) return { external: false, reason: "resolves outside the root" };
+    if (rel.split("/").includes("node_modules")) {
+      const name = (!isAlias && packageNameOf(specifier)) || packageNameOfNodeModulesPath(rel);
+      if (name !== undefined) return { target: `pkg:${name}`, external: true };
+    }
+    const target = findSourceTwin(rel, scanned);
+    if (target !== undefined) return { target, external: false };
+    return { external: false, reason: `resolves to ${rel}, which is not a scanned source file` };
+  }
+
+  function resolveModule(fromPath: string, specifier: string, kind: ImportKind): Outcome {
+    const containingFile = `${rootPath}/${fromPath}`;
+    const config = loader.configForDirectory(parentOf(fromPath));
+    const alias = config.pathPatterns.find((pattern) => matchesPattern(pattern, specifier));
+    const isAlias = alias !== undefined;
+    const builtin = isAlias ? undefined : builtinNameOf(specifier);
+    if (builtin !== undefined) return { target: `pkg:node:${builtin}`, external: true };
+
+    let found = runTypeScript(config, specifier, containingFile, kind, false);
+    for (const reference of found === undefined ? config.references : []) {
+      found = runTypeScript(loader.configAt(reference), specifier, containingFile, kind, true);
+      if (found !== undefined) break;
+    }
+    let outcome = found === undefined ? undefined : classify(found.resolvedFileName, specifier, isAlias);
+    if (outcome?.target !== undefined) return outcome;
+
+    const name = isAlias ? undefined : packageNameOf(specifier);
+    const pkg = name === undefined ? undefined : workspace.packages.get(name);
+    if (name !== undefined && pkg !== undefined) {
+      const subpath = specifier === name ? "." : `.${specifier.slice(name.length)}`;
+      const target = resolveWorkspaceEntry(pkg, subpath, scanned);
+      if (target !== undefined) return { target, external: false };
+      return outcome ?? { external: false, reason: `workspace package ${name} (${pkg.dir || "."}) has no scanned source for "${subpath}" (check its package.json exports/main)` };
+    }
+    if (outcome !== undefined) return outcome;
+    if (name !== undefined) return { target: `pkg:${name}`, external: true };
+    return { external: false, reason: reasonForMissing(fromPath, specifier, alias, config) };
+  }
+
+  function reasonForMissing(fromPath: string, specifier: string, alias: string | undefined, config: ResolverConfig): string {
+    if (alias !== undefined) return `matches paths "${alias}" of ${config.path ?? "tsconfig"} but no file was found (check the paths mapping)`;
+    if (isRelativeSpecifier(specifier)) {
+      const target = posix.join(parentOf(fromPath), specifier);
+      if (!target.startsWith("../") && host.fileExists(`${rootPath}/${target}`)) return `${target} exists but is not a scanned source file`;
+      return "no such file (check the path and the extension)";
+    }
+    if (specifier.startsWith("#")) return "no matching package.json imports entry";
+    return "neither a relative path, a tsconfig paths alias nor a package name (check the alias configuration)";
+  }
+
+  /** `/// <reference path>` is a file next to the importer; `/// <reference types>` a package or a workspace file. */
+  function resolveReference(fromPath: string, specifier: string): Outcome {
+    const rel = posix.normalize(posix.isAbsolute(specifier) ? posix.relative(rootPath, specifier) : posix.join(parentOf(fromPath), specifier));
+    if (!rel.startsWith("../")) {
+      const target = findSourceTwin(rel, scanned);
+      if (target !== undefined) return { target, external: false };
+    }
+    const looksLikePath = isRelativeSpecifier(specifier) || /\.[cm]?[jt]sx?$/.test(specifier);
+    const name = looksLikePath ? undefined : packageNameOf(specifier);
+    if (name === undefined) return { external: false, reason: rel.startsWith("../") ? "resolves outside the root" : "no such file (check the path)" };
+    const config = loader.configForDirectory(parentOf(fromPath));
+    const result = ts.resolveTypeReferenceDirective(specifier, `${rootPath}/${fromPath}`, config.options, host);
+    const resolved = result.resolvedTypeReferenceDirective?.resolvedFileName;
+    if (resolved !== undefined) {
+      const outcome = classify(resolved, specifier, false);
+      if (outcome.target !== undefined) return outcome;
+    }
+    const pkg = workspace.packages.get(name);
+    if (pkg !== undefined) {
+      const subpath = specifier === name ? "." : `.${specifier.slice(name.length)}`;
+      const target = resolveWorkspaceEntry(pkg, subpath, scanned);
+      if (target !== undefined) return { target, external: false };
+    }
+    return { target: `pkg:${name}`, external: true };
+  }
+
+  function resolve(fromPath: string, specifier: string, kind: ImportKind): Resolution {
+    const group = kind === "reference" ? "t" : kind === "require" ? "r" : "i";
+    const key = `${parentOf(fromPath)}\0${group}\0${specifier}`;
+    let outcome = memo.get(key);
+    if (outcome === undefined) {
+      outcome = kind === "reference" ? resolveReference(fromPath, specifier) : resolveModule(fromPath, specifier, kind);
+      memo.set(key, outcome);
+    } else {
+      counters.memoHits += 1;
+    }
+    if (outcome.target === undefined && outcome.reason !== undefined) reasons.set(`${fromPath}\0${specifier}`, outcome.reason);
+    const resolution: Resolution = { from: fromPath, specifier, external: outcome.external };
+    if (outcome.target !== undefined) resolution.target = outcome.target;
+    return resolution;
+  }
+
+  return {
+    resolve,
+    diagnose(resolution) {
+      if (resolution.target !== undefined) return undefined;
+      return formatUnresolvedDiagnostic(resolution, reasons.get(`${resolution.from}\0${resolution.specifier}`));
+    },
+    get diagnostics() {
+      return [...workspace.diagnostics, ...loader.diagnostics].sort(compareDiagnostics);
+    },
+    stats() {
+      const workspacePackages: Record<string, string> = {};
+      for (const pkg of [...workspace.packages.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+        workspacePackages[pkg.name] = pkg.dir;
+      }
+      return { ...counters, workspacePackages };
+    },
+  };
+}
+
+/**
+ * The `unresolved` diagnostic for an import that leads nowhere.
+ * @example
+ * formatUnresolvedDiagnostic({ from: "src/a.ts", specifier: "./gone", external: false }, "no such file")
+ * // { kind: "unresolved", path: "src/a.ts", message: 'cannot resolve "./gone" (no such file)' }
+ */
+export function formatUnresolvedDiagnostic(resolution: Resolution, reason?: string): Diagnostic {
+  const why = reason ?? "check the path, the tsconfig paths and the package name";
+  return { kind: "unresolved", path: resolution.from, message: `cannot resolve "${resolution.specifier}" (${why})` };
+}
+
+function matchesPattern(pattern: string, specifier: string): boolean {
+  const star = pattern.indexOf("*");
+  if (star === -1) return pattern === specifier;
+  const prefix = pattern.slice(0, star);
+  const suffix = pattern.slice(star + 1);
+  return specifier.length >= prefix.length + suffix.length && specifier.startsWith(prefix) && specifier.endsWith(suffix);
+}
+
+function parentOf(path: string): string {
+  const parent = posix.dirname(path);
+  return parent === "." ? "" : parent;
+}
+
+function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return (a.path ?? "").localeCompare(b.path ?? "") || a.message.localeCompare(b.message);
+}
