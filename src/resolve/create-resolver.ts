@@ -170,9 +170,9 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     const pkg = name === undefined ? undefined : workspace.packages.get(name);
     if (name !== undefined && pkg !== undefined) {
       const subpath = specifier === name ? "." : `.${specifier.slice(name.length)}`;
-      const target = resolveWorkspaceEntry(pkg, subpath, scanned);
-      if (target !== undefined) return { target, external: false };
-      return outcome ?? { external: false, reason: `workspace package ${name} (${pkg.dir || "."}) has no scanned source for "${subpath}" (check its package.json exports/main)` };
+      const entry = resolveWorkspaceEntry(pkg, subpath, scanned);
+      if ("target" in entry) return { target: entry.target, external: false };
+      return { external: false, reason: entry.reason };
     }
     if (outcome !== undefined) return outcome;
     if (name !== undefined) return { target: `pkg:${name}`, external: true };
@@ -210,8 +210,8 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     const pkg = workspace.packages.get(name);
     if (pkg !== undefined) {
       const subpath = specifier === name ? "." : `.${specifier.slice(name.length)}`;
-      const target = resolveWorkspaceEntry(pkg, subpath, scanned);
-      if (target !== undefined) return { target, external: false };
+      const entry = resolveWorkspaceEntry(pkg, subpath, scanned);
+      if ("target" in entry) return { target: entry.target, external: false };
     }
     return { target: `pkg:${name}`, external: true };
   }

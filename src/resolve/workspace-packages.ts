@@ -93,14 +93,23 @@ function readManifest(text: string | undefined): PackageManifest | undefined {
 /**
  * The scanned file a workspace package's entry (`subpath` "." or "./x")
  * leads to, through `exports`, `types`/`main`/…, their `src/` twins, and at
- * last the package's `src/index`, `index` (or `src/x`, `x`).
+ * last the package's `src/index`, `index` (or `src/x`, `x`, with a leading
+ * build folder such as `dist/` mapped to `src/`). A subpath that an
+ * `exports` map does not export stays unresolved, as in Node.
+ * @example
+ * resolveWorkspaceEntry({ name: "@acme/shared", dir: "packages/shared", manifest: { main: "dist/index.js" } }, ".", scanned)
+ * // { target: "packages/shared/src/index.ts" }
  */
 export function resolveWorkspaceEntry(
   pkg: WorkspacePackage,
   subpath: string,
   scanned: ReadonlySet<string>,
-): string | undefined {
-  const targets = exportTargets(pkg.manifest.exports, subpath);
+): { target: string } | { reason: string } {
+  const exported = exportTargets(pkg.manifest.exports, subpath);
+  if (exported === undefined) {
+    return { reason: `"${subpath}" is not exported by ${pkg.name} (add it to the exports of ${pkg.dir || "."}/package.json)` };
+  }
+  const targets = [...exported];
   if (subpath === ".") {
     for (const field of ["source", "types", "typings", "module", "main"] as const) {
       const value = pkg.manifest[field];
@@ -109,22 +118,25 @@ export function resolveWorkspaceEntry(
   }
   for (const target of targets) {
     const found = findSourceForBuildOutput(pkg.dir, target, scanned);
-    if (found !== undefined) return found;
+    if (found !== undefined) return { target: found };
   }
   const inner = subpath === "." ? "index" : subpath.slice(2);
-  for (const candidate of [`src/${inner}`, inner]) {
-    const found = findSourceFileOrIndex(posix.join(pkg.dir, candidate), scanned);
-    if (found !== undefined) return found;
-  }
-  return undefined;
+  const found =
+    findSourceFileOrIndex(posix.join(pkg.dir, "src", inner), scanned) ?? findSourceForBuildOutput(pkg.dir, inner, scanned);
+  if (found !== undefined) return { target: found };
+  return { reason: `workspace package ${pkg.name} (${pkg.dir || "."}) has no scanned source for "${subpath}" (check its package.json exports/main)` };
 }
 
-/** Every file path `exports` names for `subpath`, preferred conditions first; `*` patterns expanded. */
-function exportTargets(exportsField: unknown, subpath: string): string[] {
+/**
+ * Every file path `exports` names for `subpath`, preferred conditions
+ * first, `*` patterns expanded; undefined when an `exports` field exists
+ * and does not export `subpath`.
+ */
+function exportTargets(exportsField: unknown, subpath: string): string[] | undefined {
   if (exportsField === undefined || exportsField === null) return [];
   const isSubpathMap =
     typeof exportsField === "object" && !Array.isArray(exportsField) && Object.keys(exportsField).some((key) => key.startsWith("."));
-  if (!isSubpathMap) return subpath === "." ? flattenConditions(exportsField) : [];
+  if (!isSubpathMap) return subpath === "." ? flattenConditions(exportsField) : undefined;
   const map = exportsField as Record<string, unknown>;
   if (subpath in map) return flattenConditions(map[subpath]);
   for (const [key, value] of Object.entries(map)) {
@@ -137,7 +149,7 @@ function exportTargets(exportsField: unknown, subpath: string): string[] {
       return flattenConditions(value).map((target) => target.split("*").join(match));
     }
   }
-  return [];
+  return undefined;
 }
 
 function flattenConditions(value: unknown): string[] {
