@@ -88,6 +88,11 @@ export function createConfigLoader(root: string, host: RootHost): ConfigLoader {
     );
     for (const error of parsed.errors) {
       if (IGNORED_CODES.has(error.code)) continue;
+      const unread = /^Cannot read file '(.+)'/.exec(flatten(error))?.[1];
+      if (unread !== undefined && !host.isInsideRoot(unread)) {
+        warn(`tsconfig extends (through another config) ${relative(unread)}, which is outside the root (not read; its options are ignored — widen the root or copy them in)`);
+        continue;
+      }
       warn(`tsconfig problem: ${flatten(error)} (fix the tsconfig; resolution goes on with the options that could be read)`);
     }
     const references = (parsed.projectReferences ?? []).map((ref) => posix.normalize(ts.resolveProjectReferencePath(ref)));

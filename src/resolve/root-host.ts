@@ -8,6 +8,7 @@
  * `@acme/core` resolves through its own package.json (`exports`, `types`,
  * `main`) to `packages/core/...` even when nothing is installed.
  */
+import { posix } from "node:path";
 import { ts } from "ts-morph";
 
 /** The host handed to `ts.resolveModuleName` and `ts.parseJsonConfigFileContent`. */
@@ -99,6 +100,7 @@ export function createRootHost(root: string, workspaceDirs: ReadonlyMap<string, 
   };
 }
 
+/** "/"-separated, with `.` and `..` segments folded, so `<root>/../x` is seen for what it is. */
 function normalise(path: string): string {
-  return path.replace(/\\/g, "/");
+  return posix.normalize(path.replace(/\\/g, "/"));
 }
