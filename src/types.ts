@@ -178,3 +178,83 @@ export interface Resolution {
   /** True when the target is an external package node. */
   external: boolean;
 }
+
+// ---------------------------------------------------------------- retrieve
+
+/** Relevance bands of the iterative retrieval pattern. */
+export type RelevanceBand = "high" | "medium" | "low" | "excluded";
+
+/** Ranking strategies: the iterative graph retriever, and two baselines sharing its scan/parse/graph. */
+export type StrategyName = "graph" | "bm25" | "pagerank";
+
+/** One ranked file of a retrieval. */
+export interface RetrievedFile {
+  /** Root-relative POSIX path. */
+  path: string;
+  /** In [0, 1]; ≥ 0.7 means the file is in the context. */
+  relevance: number;
+  band: RelevanceBand;
+  /** One line: the terms and symbols that matched, the edges that carried it. */
+  reason: string;
+  /** Gaps: what this file depends on that the context lacks (`Name (path)`). */
+  missingContext: string[];
+  /** Estimated tokens (characters / 4). */
+  tokens: number;
+  /** The cycle (1-based) in which the file first became a candidate. */
+  cycle: number;
+  /** Task and learned terms found in the file. */
+  matchedTerms: string[];
+}
+
+/** What one DISPATCH → EVALUATE → REFINE cycle did. */
+export interface CycleTrace {
+  cycle: number;
+  /** Keywords searched in this cycle. */
+  keywords: string[];
+  /** Keywords REFINE added for the next cycle, each with where it came from (`throttle (thesaurus: rate limit)`). */
+  addedKeywords: string[];
+  /** Path patterns learned from high-relevance files (`src/auth/**`). */
+  patterns: string[];
+  /** Candidates evaluated. */
+  candidates: number;
+  /** Files that entered the candidates through import edges (expansion toward gaps). */
+  expandedFrom: Array<{ path: string; via: string }>;
+  high: Array<{ path: string; relevance: number }>;
+  /** Files excluded from later cycles (relevance < 0.2). */
+  excluded: string[];
+  gaps: string[];
+  /** Why the loop stopped after this cycle, if it did. */
+  stop?: string;
+}
+
+export interface RetrievalStats {
+  strategy: StrategyName;
+  /** Files in the codebase (after scan filters). */
+  files: number;
+  /** Files that were ever candidates. */
+  candidates: number;
+  cycles: number;
+  stoppedEarly: boolean;
+  contextFiles: number;
+  contextTokens: number;
+  /** Tokens of the whole codebase (parsed files). */
+  totalTokens: number;
+  /** Mean relevance of the context files. */
+  meanRelevance: number;
+  budgetTokens: number;
+}
+
+/** The result of {@link retrieve}: JSON-serialisable, the contract ../shared/bench scores. */
+export interface RetrievalResult {
+  schemaVersion: 1;
+  task: string;
+  /** The root as the caller gave it. */
+  root: string;
+  /** Ranked best first; relevance ≥ 0.7 = in the context. */
+  files: RetrievedFile[];
+  cycles: CycleTrace[];
+  /** Gaps left after the last cycle. */
+  gaps: string[];
+  stats: RetrievalStats;
+  diagnostics: Diagnostic[];
+}

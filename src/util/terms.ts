@@ -38,9 +38,9 @@ export function normaliseTerm(word: string): string {
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("sses")) w = w.slice(0, -2);
   else if (/(ches|shes|xes|zes)$/.test(w)) w = w.slice(0, -2);
-  else if (w.endsWith("s") && !/(ss|us|is)$/.test(w) && w.length > 4) w = w.slice(0, -1);
+  else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   // derivational and verbal suffixes, longest first; the stem must keep a vowel and 3+ letters
-  for (const suffix of ["ations", "ation", "ition", "ments", "ment", "ings", "ing", "ers", "er", "ed"]) {
+  for (const suffix of ["ations", "ation", "ition", "ating", "ated", "ate", "ments", "ment", "ings", "ing", "ers", "er", "ed"]) {
     if (w.endsWith(suffix)) {
       const stem = w.slice(0, -suffix.length);
       if (stem.length >= 3 && VOWEL.test(stem)) {

@@ -20,6 +20,10 @@ describe("normaliseTerm", () => {
     expect(same(["route", "router", "routing", "routes"])).toBe(1);
     expect(same(["throttle", "throttling", "throttled"])).toBe(1);
     expect(same(["session", "sessions"])).toBe(1);
+    expect(same(["key", "keys"])).toBe(1);
+    expect(same(["authenticate", "authentication", "authenticated", "authenticating"])).toBe(1);
+    expect(same(["update", "updates", "updated", "updating"])).toBe(1);
+    expect(same(["validate", "validation", "validated"])).toBe(1);
   });
   it("keeps distinct words apart and short words whole", () => {
     expect(normaliseTerm("user")).toBe("user");

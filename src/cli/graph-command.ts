@@ -1,0 +1,24 @@
+import { resolve } from "node:path";
+import { buildGraph, renderGraphDot, renderGraphJson, UsageError } from "../index.js";
+import { integerOption, type CliIo, type CliValues, EXIT_OK } from "./run-cli.js";
+import { reportDiagnostics } from "./report-diagnostics.js";
+
+const GRAPH_FORMATS = ["json", "dot"] as const;
+
+/** `graph-retrieve graph`: build the graph and print it as JSON or DOT. */
+export async function runGraphCommand(values: CliValues, extra: string[], io: CliIo): Promise<number> {
+  if (extra.length > 0) throw new UsageError(`graph-retrieve graph: unexpected argument "${extra[0]}" (see graph-retrieve --help)`);
+  const format = values.format ?? "json";
+  if (!(GRAPH_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`graph-retrieve graph: --format must be one of ${GRAPH_FORMATS.join(", ")}, got "${format}"`);
+  }
+  const rootArg = values.root ?? ".";
+  const codeGraph = await buildGraph(resolve(io.cwd, rootArg), {
+    maxFileBytes: integerOption(values, "max-file-bytes"),
+    include: values.include,
+    exclude: values.exclude,
+  });
+  if (!values.quiet) reportDiagnostics(codeGraph.diagnostics, io);
+  io.stdout(format === "dot" ? renderGraphDot(codeGraph) : renderGraphJson(codeGraph, rootArg));
+  return EXIT_OK;
+}

@@ -1,0 +1,37 @@
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+/** The package version (src/cli and dist/cli both sit two levels below package.json). */
+export const VERSION: string = (require("../../package.json") as { version: string }).version;
+
+export const HELP = `graph-retrieve ${VERSION}: find the files a coding agent must read for a task.
+
+Usage:
+  graph-retrieve "<task>" [options]        retrieve the context for a task
+  graph-retrieve graph [options]           dump the import/symbol graph
+
+Retrieve options:
+  --root DIR            codebase root (default: the current folder)
+  --format FORMAT       text (default) or json
+  --max-cycles N        retrieval cycles, 1 or more (default 3)
+  --budget TOKENS       token budget for the context (default 20000)
+  --include GLOB        only files matching (repeatable)
+  --exclude GLOB        leave files out (repeatable)
+  --keywords A,B        extra keywords for the first query (repeatable)
+  --strategy NAME       graph (default), bm25 or pagerank
+
+Graph options:
+  --root DIR            codebase root (default: the current folder)
+  --format FORMAT       json (default) or dot (Graphviz: | dot -Tsvg > graph.svg)
+
+Common:
+  --max-file-bytes N    skip files larger than N bytes (default 1048576)
+  -q, --quiet           no warnings on stderr
+  -h, --help            this help
+  -v, --version         the version
+
+Exit codes: 0 ok, 1 runtime failure, 2 usage error.
+Examples:
+  graph-retrieve "Fix the authentication token expiry bug" --root ./service
+  graph-retrieve graph --root ./service --format dot | dot -Tsvg > graph.svg
+`;

@@ -1,0 +1,50 @@
+import { resolve } from "node:path";
+import { createRetriever, renderJson, renderText, UsageError, type StrategyName } from "../index.js";
+import { reportDiagnostics } from "./report-diagnostics.js";
+import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
+
+const FORMATS = ["text", "json"] as const;
+const STRATEGIES: readonly StrategyName[] = ["graph", "bm25", "pagerank"];
+
+/** Split repeatable, comma-separated values: --keywords a,b --keywords c → [a, b, c]. */
+function listOption(values: readonly string[] | undefined): string[] | undefined {
+  if (!values) return undefined;
+  return values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v.length > 0);
+}
+
+/** `graph-retrieve "<task>"`: retrieve the context and print it. */
+export async function runRetrieveCommand(values: CliValues, positionals: string[], io: CliIo): Promise<number> {
+  if (positionals.length === 0) {
+    throw new UsageError('graph-retrieve: no task given (usage: graph-retrieve "<task>" [--root DIR]; see --help)');
+  }
+  if (positionals.length > 1) {
+    throw new UsageError(`graph-retrieve: one task expected, got ${positionals.length} arguments (quote the task: graph-retrieve "fix the token expiry bug")`);
+  }
+  const task = positionals[0] ?? "";
+  if (task.trim() === "") throw new UsageError("graph-retrieve: the task is empty (describe the change in words)");
+  const format = values.format ?? "text";
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`graph-retrieve: --format must be one of ${FORMATS.join(", ")}, got "${format}"`);
+  }
+  const strategy = (values.strategy ?? "graph") as StrategyName;
+  if (!STRATEGIES.includes(strategy)) {
+    throw new UsageError(`graph-retrieve: --strategy must be one of ${STRATEGIES.join(", ")}, got "${values.strategy}"`);
+  }
+  const rootArg = values.root ?? ".";
+  const retriever = await createRetriever({
+    root: resolve(io.cwd, rootArg),
+    include: listOption(values.include),
+    exclude: listOption(values.exclude),
+    maxFileBytes: integerOption(values, "max-file-bytes"),
+  });
+  const result = await retriever.retrieve(task, {
+    maxCycles: integerOption(values, "max-cycles"),
+    budgetTokens: integerOption(values, "budget"),
+    keywords: listOption(values.keywords),
+    strategy,
+  });
+  result.root = rootArg;
+  if (!values.quiet) reportDiagnostics(result.diagnostics, io);
+  io.stdout(format === "json" ? renderJson(result) : renderText(result));
+  return EXIT_OK;
+}

@@ -1,0 +1,95 @@
+/**
+ * The CLI: the only code that reads argv, writes stdout/stderr and decides
+ * exit codes (0 ok, 1 runtime failure, 2 usage). It reaches the library only
+ * through src/index.ts.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { isKnownError, UsageError } from "../index.js";
+import { runGraphCommand } from "./graph-command.js";
+import { runRetrieveCommand } from "./retrieve-command.js";
+import { HELP, VERSION } from "./help.js";
+
+/** Where the CLI writes; tests pass their own. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  /** True when stderr is a terminal (progress is drawn only then). */
+  isStderrTty: boolean;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/** Shared option table: every command accepts these, unknown ones are a usage error. */
+export const OPTIONS = {
+  root: { type: "string" },
+  format: { type: "string" },
+  "max-cycles": { type: "string" },
+  budget: { type: "string" },
+  include: { type: "string", multiple: true },
+  exclude: { type: "string", multiple: true },
+  keywords: { type: "string", multiple: true },
+  strategy: { type: "string" },
+  "max-file-bytes": { type: "string" },
+  quiet: { type: "boolean", short: "q" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const satisfies ParseArgsConfig["options"];
+
+export type CliValues = ReturnType<typeof parseCliArgs>["values"];
+
+export function parseCliArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new UsageError(`graph-retrieve: ${message} (see graph-retrieve --help)`, { cause: error });
+  }
+}
+
+/** A positive integer option, or a usage error naming the flag. */
+export function integerOption(values: CliValues, name: keyof CliValues, fallback?: number): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  const text = String(raw);
+  if (!/^[0-9]+$/.test(text) || Number(text) < 1) {
+    throw new UsageError(`graph-retrieve: --${name} must be a positive whole number, got "${text}"`);
+  }
+  return Number(text);
+}
+
+/** Run the CLI with argv (without node and script); resolves to the exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parseCliArgs(argv);
+    if (values.version) {
+      io.stdout(`${VERSION}\n`);
+      return EXIT_OK;
+    }
+    if (values.help) {
+      io.stdout(HELP);
+      return EXIT_OK;
+    }
+    const [first, ...rest] = positionals;
+    if (first === "graph") return await runGraphCommand(values, rest, io);
+    if (first === "help") {
+      io.stdout(HELP);
+      return EXIT_OK;
+    }
+    return await runRetrieveCommand(values, positionals, io);
+  } catch (error) {
+    if (isKnownError(error)) {
+      io.stderr(`${oneLine(error.message)}\n`);
+      return error.code === "usage" ? EXIT_USAGE : EXIT_FAILURE;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`graph-retrieve: unexpected failure: ${oneLine(message)} (please report this with the command you ran)\n`);
+    return EXIT_FAILURE;
+  }
+}
+
+function oneLine(text: string): string {
+  return text.split("\n")[0] ?? "";
+}

@@ -1,0 +1,100 @@
+/**
+ * The code graph: one graphology multi-graph holding files, symbols and
+ * external packages, with the parsed facts kept beside it for the retriever.
+ *
+ * Node ids: a file is its root-relative path (`src/a.ts`), a symbol is
+ * `<file>#<name>` (`src/a.ts#Foo`, methods `src/a.ts#Foo.bar`), an external
+ * package is `pkg:<name>` (`pkg:react`, `pkg:node:fs`).
+ * Edge keys: `<kind>:<source>-><target>`, so every edge is named the same in
+ * every run.
+ */
+import graphology from "graphology";
+import type { DefinitionKind, Diagnostic, ImportKind, LanguageId, ParsedFile } from "../types.js";
+
+const { MultiDirectedGraph } = graphology;
+
+export type NodeKind = "file" | "symbol" | "package";
+export type EdgeKind = "import" | "reexport" | "defines" | "references";
+
+export interface FileNodeAttributes {
+  kind: "file";
+  language: LanguageId;
+  isDeclaration: boolean;
+  tokens: number;
+  lines: number;
+  hasSyntaxErrors: boolean;
+}
+
+export interface SymbolNodeAttributes {
+  kind: "symbol";
+  name: string;
+  file: string;
+  symbolKind: DefinitionKind;
+  exported: boolean;
+  startLine: number;
+  endLine: number;
+}
+
+export interface PackageNodeAttributes {
+  kind: "package";
+  name: string;
+}
+
+export type NodeAttributes = FileNodeAttributes | SymbolNodeAttributes | PackageNodeAttributes;
+
+export interface EdgeAttributes {
+  kind: EdgeKind;
+  /** import / reexport: the names brought in (exported names in the target; `*` for namespace or star). */
+  names?: string[];
+  /** import / reexport: every name type-only. */
+  typeOnly?: boolean;
+  /** import: the strongest way it was imported (static > reexport > require > dynamic > reference). */
+  importKind?: ImportKind;
+  /** import: set when this edge was derived through a barrel: the barrel file(s) passed through. */
+  via?: string[];
+  /** references: how many uses. */
+  count?: number;
+}
+
+export type Graph = InstanceType<typeof MultiDirectedGraph<NodeAttributes, EdgeAttributes>>;
+
+export interface GraphStats {
+  files: number;
+  symbols: number;
+  packages: number;
+  edges: Record<EdgeKind, number>;
+  specifiers: number;
+  resolvedSpecifiers: number;
+  unresolvedSpecifiers: number;
+  externalSpecifiers: number;
+  parseErrors: number;
+  skippedFiles: number;
+  millis: { scan: number; parse: number; resolve: number; graph: number; total: number };
+}
+
+/** What {@link buildGraph} returns: the graph, the facts it came from, and what went wrong on the way. */
+export interface CodeGraph {
+  /** Absolute real path of the root. */
+  root: string;
+  graph: Graph;
+  /** Parsed facts by root-relative path. */
+  files: Map<string, ParsedFile>;
+  diagnostics: Diagnostic[];
+  stats: GraphStats;
+}
+
+export function createEmptyGraph(): Graph {
+  return new MultiDirectedGraph<NodeAttributes, EdgeAttributes>({ allowSelfLoops: true });
+}
+
+export function symbolId(file: string, name: string): string {
+  return `${file}#${name}`;
+}
+
+export function packageId(name: string): string {
+  return `pkg:${name}`;
+}
+
+export function edgeKey(kind: EdgeKind, source: string, target: string): string {
+  return `${kind}:${source}->${target}`;
+}

@@ -1,0 +1,40 @@
+/**
+ * graph-retrieve: find the files a coding agent must read for a task, by
+ * iterative retrieval (dispatch → evaluate → refine → loop) over a
+ * TypeScript codebase's import and symbol graph.
+ *
+ * @example
+ * import { retrieve } from "graph-retrieve";
+ *
+ * const result = await retrieve("Fix the authentication token expiry bug", { root: "./service" });
+ * for (const file of result.files.filter((f) => f.relevance >= 0.7)) {
+ *   console.log(file.path, file.relevance, file.reason);
+ * }
+ *
+ * @packageDocumentation
+ */
+export { buildGraph, type BuildGraphOptions } from "./graph/build-graph.js";
+export type {
+  CodeGraph,
+  EdgeAttributes,
+  EdgeKind,
+  Graph,
+  GraphStats,
+  NodeAttributes,
+  NodeKind,
+} from "./graph/code-graph.js";
+export { renderGraphDot } from "./render/graph-dot.js";
+export { graphToJson, renderGraphJson, type GraphJson } from "./render/graph-json.js";
+export { GraphRetrieveError, RootError, UsageError, isKnownError, type ErrorCode } from "./errors.js";
+export type * from "./types.js";
+export { retrieve, createRetriever, type Retriever } from "./retrieve/retrieve.js";
+export type {
+  Evaluator,
+  EvaluatorInput,
+  EvaluatorVerdict,
+  QueryExpander,
+  RetrieveOptions,
+} from "./retrieve/loop.js";
+export type { TaskQuery, QueryTerm } from "./retrieve/query.js";
+export { renderJson } from "./render/retrieval-json.js";
+export { renderText } from "./render/retrieval-text.js";

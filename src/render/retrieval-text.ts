@@ -1,0 +1,51 @@
+/**
+ * The human report, shaped like the pattern's own: per cycle the keywords
+ * searched, the candidates, the high-relevance files with scores, what was
+ * excluded and the gaps; then the final context.
+ */
+import type { RetrievalResult } from "../types.js";
+
+const MAX_LISTED = 8;
+
+function list(items: readonly string[], max = MAX_LISTED): string {
+  if (items.length === 0) return "none";
+  const shown = items.slice(0, max).join(", ");
+  return items.length > max ? `${shown} … (+${items.length - max})` : shown;
+}
+
+/**
+ * @example
+ * console.log(renderText(await retrieve("Add rate limiting to the API endpoints")));
+ */
+export function renderText(result: RetrievalResult): string {
+  const lines: string[] = [`## Context retrieval: ${result.task}`, ""];
+  for (const cycle of result.cycles) {
+    lines.push(`Cycle ${cycle.cycle}:`);
+    lines.push(`- Searched: ${list(cycle.keywords.map((k) => `"${k}"`), 16)}`);
+    if (cycle.expandedFrom.length > 0) {
+      lines.push(`- Expanded along imports: ${list(cycle.expandedFrom.map((e) => `${e.path} (from ${e.via})`))}`);
+    }
+    lines.push(`- Candidates: ${cycle.candidates} files`);
+    lines.push(`- High relevance: ${list(cycle.high.map((h) => `${h.path} (${h.relevance.toFixed(2)})`))}`);
+    if (cycle.excluded.length > 0) lines.push(`- Excluded (< 0.2): ${list(cycle.excluded)}`);
+    if (cycle.addedKeywords.length > 0) lines.push(`- Refined: added ${list(cycle.addedKeywords)}`);
+    if (cycle.gaps.length > 0) lines.push(`- Gaps: ${list(cycle.gaps, 4)}`);
+    if (cycle.stop) lines.push(`- Stopped: ${cycle.stop}`);
+    lines.push("");
+  }
+  const context = result.files.filter((f) => f.relevance >= 0.7);
+  lines.push(
+    `Final context: ${context.length} file${context.length === 1 ? "" : "s"}, ${result.stats.contextTokens} tokens, mean relevance ${result.stats.meanRelevance.toFixed(2)}`,
+  );
+  for (const file of context) {
+    lines.push(`  ${file.relevance.toFixed(2)}  ${file.path}  (${file.tokens} tokens) ${file.reason}`);
+    if (file.missingContext.length > 0) lines.push(`        missing: ${file.missingContext.join(", ")}`);
+  }
+  const nearby = result.files.filter((f) => f.relevance < 0.7 && f.relevance >= 0.2).slice(0, 5);
+  if (nearby.length > 0) {
+    lines.push("Next candidates:");
+    for (const file of nearby) lines.push(`  ${file.relevance.toFixed(2)}  ${file.path}  ${file.reason}`);
+  }
+  if (context.length === 0) lines.push("  (no file matched the task; try other words or --keywords)");
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,196 @@
+/**
+ * EVALUATE: every candidate gets a relevance in [0, 1], a one-line reason and
+ * its missing context.
+ *
+ * score = lexical (BM25F) × size prior × role prior
+ *       + a bonus for defining a name the task spells exactly
+ *       + graph evidence: personalized PageRank from the lexical seeds over
+ *         import and reference links, and a share of the score of the
+ *         best files that import it.
+ * relevance maps score / best score onto the pattern's bands: the files
+ * within `contextRatio` of the best reach 0.7 (the context).
+ */
+import type { RelevanceBand } from "../types.js";
+import { byCodeUnit } from "../util/sort.js";
+import type { Candidate } from "./dispatch.js";
+import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
+import { personalizedPageRank } from "./signals/personalized-pagerank.js";
+
+export interface EvaluateParameters {
+  /** Weight of a file's size in the prior: score × (1 + sizeWeight × ln(tokens)). */
+  sizeWeight: number;
+  /** Bonus, as a share of the best lexical score, for defining a task identifier. */
+  identifierBonus: number;
+  /** Seeds that pass score to the files they import. */
+  propagationSeeds: number;
+  /** Share of a seed's score passed to a file it imports. */
+  forwardShare: number;
+  /** Share of a seed's score passed to a file that imports it. */
+  backwardShare: number;
+  /** Weight of personalized PageRank, as a share of the best lexical score. */
+  pagerankWeight: number;
+  /** Multiplier for test files and declaration files when the task is not about them. */
+  secondaryFilePrior: number;
+  /** Share of the best score from which a file enters the context (relevance 0.7). */
+  contextRatio: number;
+  /** Bonus, as a share of the best lexical score, for sitting in a folder of an earlier high file. */
+  patternBonus: number;
+}
+
+export const DEFAULT_EVALUATE: EvaluateParameters = {
+  sizeWeight: 0.1,
+  identifierBonus: 0.5,
+  propagationSeeds: 5,
+  forwardShare: 0.2,
+  backwardShare: 0.05,
+  pagerankWeight: 0.1,
+  secondaryFilePrior: 0.5,
+  contextRatio: 0.85,
+  patternBonus: 0.05,
+};
+
+export interface Evaluation {
+  path: string;
+  relevance: number;
+  reason: string;
+  missingContext: string[];
+  /** Raw score before mapping to [0, 1]. */
+  score: number;
+  matchedTerms: string[];
+  expandedFrom?: string;
+}
+
+export function bandOf(relevance: number): RelevanceBand {
+  if (relevance >= 0.8) return "high";
+  if (relevance >= 0.5) return "medium";
+  if (relevance >= 0.2) return "low";
+  return "excluded";
+}
+
+/** Map a score ratio (score / best) to a relevance: ratio `contextRatio` → 0.7, 1 → 0.95. */
+export function relevanceOfRatio(ratio: number, contextRatio: number): number {
+  const r = Math.max(0, Math.min(1, ratio));
+  const relevance = r >= contextRatio ? 0.7 + (0.25 * (r - contextRatio)) / Math.max(1e-9, 1 - contextRatio) : 0.7 * (r / contextRatio) ** 2;
+  return Math.round(relevance * 1000) / 1000;
+}
+
+/** Lower scores of files whose role is secondary: tests, declaration files, barrels that define nothing. */
+function rolePrior(candidate: Candidate, parameters: EvaluateParameters): number {
+  if (candidate.file.isTest || candidate.file.isDeclaration) return parameters.secondaryFilePrior;
+  return 1;
+}
+
+/**
+ * Names a file imports from project files that are not in `inSet`: `Name (path)`, most used first.
+ */
+export function missingContextOf(context: RetrievalContext, path: string, inSet: ReadonlySet<string>): string[] {
+  const { graph } = context.codeGraph;
+  const gaps = new Map<string, number>();
+  graph.forEachOutEdge(path, (_key, attributes, _source, target) => {
+    if (attributes.kind === "references") {
+      const symbol = graph.getNodeAttributes(target);
+      if (symbol.kind !== "symbol" || symbol.file === path || inSet.has(symbol.file)) return;
+      gaps.set(`${symbol.name} (${symbol.file})`, attributes.count ?? 1);
+    }
+  });
+  return [...gaps.entries()]
+    .sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))
+    .slice(0, 5)
+    .map(([gap]) => gap);
+}
+
+/**
+ * @example
+ * const evaluations = evaluate(context, candidates, query);
+ * evaluations[0]; // { path, relevance: 0.95, reason: "defines …", missingContext: [...] }
+ */
+export function evaluate(
+  context: RetrievalContext,
+  candidates: readonly Candidate[],
+  query: CycleQuery,
+  parameters: EvaluateParameters = DEFAULT_EVALUATE,
+): Evaluation[] {
+  if (candidates.length === 0) return [];
+  const base = new Map<string, number>();
+  let bestLexical = 0;
+  for (const candidate of candidates) {
+    const size = 1 + parameters.sizeWeight * Math.log(1 + candidate.file.tokens);
+    const lexical = candidate.lexical.score * size * rolePrior(candidate, parameters);
+    base.set(candidate.path, lexical);
+    bestLexical = Math.max(bestLexical, lexical);
+  }
+  if (bestLexical === 0) bestLexical = 1;
+
+  const scores = new Map<string, number>();
+  const carriedBy = new Map<string, string[]>();
+  for (const candidate of candidates) {
+    let score = base.get(candidate.path) ?? 0;
+    if (candidate.definesIdentifiers.length > 0) score += parameters.identifierBonus * bestLexical;
+    if (query.patterns.some((p) => candidate.path.startsWith(p))) score += parameters.patternBonus * bestLexical;
+    scores.set(candidate.path, score);
+  }
+
+  // graph evidence 1: the best seeds pass a share of their score along import links
+  const seeds = [...scores.entries()]
+    .filter(([, s]) => s > 0)
+    .sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))
+    .slice(0, parameters.propagationSeeds);
+  const passed = new Map<string, number>();
+  for (const [seed, seedScore] of seeds) {
+    for (const [target] of context.links.out.get(seed) ?? []) {
+      if (!scores.has(target) || target === seed) continue;
+      passed.set(target, (passed.get(target) ?? 0) + parameters.forwardShare * seedScore);
+      carriedBy.set(target, [...(carriedBy.get(target) ?? []), `imported by ${seed}`]);
+    }
+    for (const [source] of context.links.in.get(seed) ?? []) {
+      if (!scores.has(source) || source === seed) continue;
+      passed.set(source, (passed.get(source) ?? 0) + parameters.backwardShare * seedScore);
+      carriedBy.set(source, [...(carriedBy.get(source) ?? []), `imports ${seed}`]);
+    }
+  }
+
+  // graph evidence 2: personalized PageRank from the seeds, over the candidates' links
+  let pagerank = new Map<string, number>();
+  if (parameters.pagerankWeight > 0) {
+    pagerank = personalizedPageRank([...scores.keys()], context.links, new Map(seeds));
+  }
+  const bestRank = Math.max(1e-12, ...pagerank.values());
+
+  const finalScores = new Map<string, number>();
+  for (const [path, score] of scores) {
+    const rank = pagerank.get(path) ?? 0;
+    finalScores.set(path, score + (passed.get(path) ?? 0) + parameters.pagerankWeight * bestLexical * (rank / bestRank));
+  }
+  const best = Math.max(1e-12, ...finalScores.values());
+
+  const evaluations: Evaluation[] = candidates.map((candidate) => {
+    const score = finalScores.get(candidate.path) ?? 0;
+    const relevance = relevanceOfRatio(score / best, parameters.contextRatio);
+    return {
+      path: candidate.path,
+      relevance,
+      score,
+      reason: reasonOf(candidate, carriedBy.get(candidate.path) ?? []),
+      missingContext: [],
+      matchedTerms: candidate.lexical.matches.map((m) => m.term),
+      ...(candidate.expandedFrom ? { expandedFrom: candidate.expandedFrom } : {}),
+    };
+  });
+  evaluations.sort((a, b) => b.score - a.score || byCodeUnit(a.path, b.path));
+  const inContext = new Set(evaluations.filter((e) => e.relevance >= 0.7).map((e) => e.path));
+  for (const evaluation of evaluations) {
+    if (evaluation.relevance >= 0.5) evaluation.missingContext = missingContextOf(context, evaluation.path, inContext);
+  }
+  return evaluations;
+}
+
+/** One line: which terms matched where, which names it defines, which edges carried it. */
+function reasonOf(candidate: Candidate, carried: readonly string[]): string {
+  const parts: string[] = [];
+  if (candidate.definesIdentifiers.length > 0) parts.push(`defines ${candidate.definesIdentifiers.join(", ")}`);
+  const matches = candidate.lexical.matches.slice(0, 4).map((m) => `${m.term} (${m.fields.join("+")})`);
+  if (matches.length > 0) parts.push(`matches ${matches.join(", ")}`);
+  if (carried.length > 0) parts.push(carried.slice(0, 2).join(", "));
+  if (candidate.expandedFrom) parts.push(`reached over an import edge from ${candidate.expandedFrom}`);
+  return parts.length > 0 ? parts.join("; ") : "no direct match";
+}

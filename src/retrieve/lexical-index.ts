@@ -1,0 +1,111 @@
+/**
+ * The lexical side of the code graph: per file, term counts in four fields
+ * (path, definition/export names, other identifiers, comments and strings),
+ * the field lengths, and each term's document frequency. Built once per
+ * graph; every scoring signal reads it.
+ */
+import type { CodeGraph } from "../graph/code-graph.js";
+import type { ParsedFile } from "../types.js";
+import { byCodeUnit } from "../util/sort.js";
+import { countTerms, splitIdentifier } from "../util/terms.js";
+
+export const FIELDS = ["path", "definitions", "identifiers", "comments"] as const;
+export type Field = (typeof FIELDS)[number];
+
+export interface IndexedFile {
+  path: string;
+  tokens: number;
+  isDeclaration: boolean;
+  isTest: boolean;
+  /** Barrel: most of its statements re-export other modules. */
+  isBarrel: boolean;
+  fields: Record<Field, Record<string, number>>;
+  lengths: Record<Field, number>;
+  /** Names defined or exported here, lower-cased, for exact identifier matches. */
+  definedNames: Set<string>;
+  /** Every term of the file (any field). */
+  allTerms: Set<string>;
+}
+
+export interface LexicalIndex {
+  files: IndexedFile[];
+  byPath: Map<string, IndexedFile>;
+  /** Term → number of files holding it (any field). */
+  documentFrequency: Map<string, number>;
+  averageLengths: Record<Field, number>;
+}
+
+const TEST_PATH = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|stories|bench)\.[cm]?[jt]sx?$/i;
+
+/** True for test, spec, mock and story files. */
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.test(path);
+}
+
+/** Terms of a path: every segment split, extension dropped. */
+export function pathTerms(path: string): Record<string, number> {
+  const terms: Record<string, number> = {};
+  const withoutExtension = path.replace(/(\.d)?\.[cm]?[jt]sx?$/i, "");
+  countTerms(terms, withoutExtension.replace(/\//g, " "));
+  return terms;
+}
+
+function isBarrelFile(file: ParsedFile): boolean {
+  const reexports = file.imports.filter((i) => i.kind === "reexport").length;
+  return reexports > 0 && reexports >= file.definitions.filter((d) => d.kind !== "method").length;
+}
+
+function indexFile(file: ParsedFile): IndexedFile {
+  const fields: Record<Field, Record<string, number>> = {
+    path: pathTerms(file.path),
+    definitions: file.vocabulary.definitions,
+    identifiers: file.vocabulary.identifiers,
+    comments: file.vocabulary.comments,
+  };
+  const lengths = {} as Record<Field, number>;
+  const allTerms = new Set<string>();
+  for (const field of FIELDS) {
+    let length = 0;
+    for (const [term, count] of Object.entries(fields[field])) {
+      length += count;
+      allTerms.add(term);
+    }
+    lengths[field] = length;
+  }
+  const definedNames = new Set<string>();
+  for (const def of file.definitions) definedNames.add(def.name.toLowerCase());
+  for (const exp of file.exports) if (exp.name !== "*" && exp.name !== "default") definedNames.add(exp.name.toLowerCase());
+  // the file's own name counts as a defined name: src/query-cache.ts defines "queryCache"
+  const base = file.path.slice(file.path.lastIndexOf("/") + 1).replace(/(\.d)?\.[cm]?[jt]sx?$/i, "");
+  definedNames.add(splitIdentifier(base).join(""));
+  return {
+    path: file.path,
+    tokens: file.tokens,
+    isDeclaration: file.isDeclaration,
+    isTest: isTestPath(file.path),
+    isBarrel: isBarrelFile(file),
+    fields,
+    lengths,
+    definedNames,
+    allTerms,
+  };
+}
+
+/**
+ * @example
+ * const index = buildLexicalIndex(codeGraph);
+ * index.documentFrequency.get("token"); // files mentioning "token"
+ */
+export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
+  const files = [...codeGraph.files.values()].map(indexFile).sort((a, b) => byCodeUnit(a.path, b.path));
+  const documentFrequency = new Map<string, number>();
+  const totals: Record<Field, number> = { path: 0, definitions: 0, identifiers: 0, comments: 0 };
+  for (const file of files) {
+    for (const term of file.allTerms) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+    for (const field of FIELDS) totals[field] += file.lengths[field];
+  }
+  const n = Math.max(1, files.length);
+  const averageLengths = {} as Record<Field, number>;
+  for (const field of FIELDS) averageLengths[field] = Math.max(1, totals[field] / n);
+  return { files, byPath: new Map(files.map((f) => [f.path, f])), documentFrequency, averageLengths };
+}

@@ -1,0 +1,286 @@
+/**
+ * LOOP: DISPATCH → EVALUATE → REFINE, at most `maxCycles` times; stop early
+ * once 3 or more files reach 0.7 and no critical gap remains, or when
+ * REFINE finds nothing new to search. The result ranks every file ever
+ * evaluated by its last relevance, the context (≥ 0.7) first.
+ */
+import picomatch from "picomatch";
+import { UsageError } from "../errors.js";
+import type { CycleTrace, RetrievalResult, RetrievedFile, StrategyName } from "../types.js";
+import { byCodeUnit } from "../util/sort.js";
+import { dispatch } from "./dispatch.js";
+import { bandOf, DEFAULT_EVALUATE, evaluate, type EvaluateParameters, type Evaluation } from "./evaluate.js";
+import { expandWithThesaurus, parseTask, type TaskQuery } from "./query.js";
+import { DEFAULT_REFINE, refine, type RefineParameters } from "./refine.js";
+import type { CycleQuery, Keyword, RetrievalContext } from "./retrieval-context.js";
+
+export const CONTEXT_THRESHOLD = 0.7;
+const MIN_HIGH_FILES = 3;
+
+/** What a custom evaluator sees: the default evaluation of one cycle. */
+export interface EvaluatorInput {
+  task: string;
+  cycle: number;
+  keywords: string[];
+  /** The default evaluation, best first. */
+  candidates: ReadonlyArray<Pick<Evaluation, "path" | "relevance" | "reason" | "missingContext">>;
+  /** Read a candidate's text (inside the root), e.g. to show it to an LLM judge. */
+  readFile: (path: string) => Promise<string>;
+}
+
+/** A rescored candidate; paths left out keep their default relevance. */
+export interface EvaluatorVerdict {
+  path: string;
+  relevance: number;
+  reason?: string;
+}
+
+/** Replaces or adjusts EVALUATE (e.g. an LLM judge). Plain async function. */
+export type Evaluator = (input: EvaluatorInput) => Promise<EvaluatorVerdict[]>;
+
+/** Replaces or adjusts the parsed task query before the first cycle. */
+export type QueryExpander = (query: TaskQuery) => Promise<TaskQuery>;
+
+export interface RetrieveOptions {
+  /** Codebase root (default: the current folder). */
+  root?: string;
+  /** At most this many cycles (default 3). */
+  maxCycles?: number;
+  /** Token budget of the context (default 20000): files past it drop below 0.7. */
+  budgetTokens?: number;
+  /** Only files matching one of these root-relative globs. */
+  include?: string[];
+  /** Leave out files matching these globs. */
+  exclude?: string[];
+  /** Extra keywords for the first query. */
+  keywords?: string[];
+  /** Ranking strategy (default "graph"). */
+  strategy?: StrategyName;
+  /** Skip files larger than this (default 1 MiB). */
+  maxFileBytes?: number;
+  evaluator?: Evaluator;
+  expandQuery?: QueryExpander;
+  /** Ranked files returned (default 50). */
+  maxResults?: number;
+  /** Parameter overrides, for experiments. */
+  tuning?: { evaluate?: Partial<EvaluateParameters>; refine?: Partial<RefineParameters>; maxCandidates?: number };
+}
+
+export const DEFAULT_MAX_CYCLES = 3;
+export const DEFAULT_BUDGET_TOKENS = 20_000;
+export const DEFAULT_MAX_RESULTS = 50;
+
+/** Validate the numeric options; a bad one is the caller's mistake. */
+export function checkRetrieveOptions(options: RetrieveOptions): void {
+  const positive = (name: string, value: number | undefined) => {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+      throw new UsageError(`retrieve: ${name} must be a positive whole number, got ${String(value)}`);
+    }
+  };
+  positive("maxCycles", options.maxCycles);
+  positive("budgetTokens", options.budgetTokens);
+  positive("maxResults", options.maxResults);
+  if (options.strategy !== undefined && !["graph", "bm25", "pagerank"].includes(options.strategy)) {
+    throw new UsageError(`retrieve: strategy must be graph, bm25 or pagerank, got "${String(options.strategy)}"`);
+  }
+}
+
+/** The caller's include/exclude globs as one path test. */
+export function createPathFilter(include?: string[], exclude?: string[]): (path: string) => boolean {
+  const included = include && include.length > 0 ? picomatch(include, { dot: true }) : undefined;
+  const excluded = exclude && exclude.length > 0 ? picomatch(exclude, { dot: true }) : undefined;
+  return (path) => (!included || included(path)) && !(excluded && excluded(path));
+}
+
+/** The first cycle's query from the parsed task. */
+export function initialQuery(taskQuery: TaskQuery): CycleQuery {
+  const keywords: Keyword[] = taskQuery.terms.map((t) => ({
+    term: t.term,
+    weight: t.weight,
+    source: t.source,
+    original: t.original,
+  }));
+  return {
+    keywords,
+    identifiers: [...new Set(taskQuery.identifiers.map((id) => id.toLowerCase()))].sort(byCodeUnit),
+    patterns: [],
+    excluded: new Set(),
+    focus: new Map(),
+  };
+}
+
+function mentionsTests(query: CycleQuery): boolean {
+  return query.keywords.some((k) => /^(test|spec|mock|fixtur)/.test(k.term));
+}
+
+async function applyEvaluator(
+  evaluator: Evaluator | undefined,
+  evaluations: Evaluation[],
+  input: Omit<EvaluatorInput, "candidates">,
+): Promise<Evaluation[]> {
+  if (!evaluator) return evaluations;
+  const verdicts = await evaluator({ ...input, candidates: evaluations.map(({ path, relevance, reason, missingContext }) => ({ path, relevance, reason, missingContext })) });
+  const byPath = new Map(verdicts.map((v) => [v.path, v]));
+  const adjusted = evaluations.map((e) => {
+    const verdict = byPath.get(e.path);
+    if (!verdict || !Number.isFinite(verdict.relevance)) return e;
+    const relevance = Math.max(0, Math.min(1, verdict.relevance));
+    return { ...e, relevance, score: relevance, reason: verdict.reason ?? e.reason };
+  });
+  return adjusted.sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
+}
+
+export interface LoopInput {
+  task: string;
+  displayRoot: string;
+  options: RetrieveOptions;
+  readFile: (path: string) => Promise<string>;
+}
+
+/**
+ * Run the iterative retrieval over a prepared context.
+ *
+ * @example
+ * const result = await runIterativeRetrieval(context, { task: "Add rate limiting", displayRoot: ".", options: {}, readFile });
+ */
+export async function runIterativeRetrieval(context: RetrievalContext, input: LoopInput): Promise<RetrievalResult> {
+  const { task, options } = input;
+  const maxCycles = options.maxCycles ?? DEFAULT_MAX_CYCLES;
+  const evaluateParameters = { ...DEFAULT_EVALUATE, ...options.tuning?.evaluate };
+  const refineParameters = { ...DEFAULT_REFINE, ...options.tuning?.refine };
+  let taskQuery = parseTask(task, { keywords: options.keywords });
+  if (options.expandQuery) taskQuery = await options.expandQuery(taskQuery);
+  let query = initialQuery(taskQuery);
+  const isAllowed = createPathFilter(options.include, options.exclude);
+  const excludeTests = !mentionsTests(query);
+  const synonyms = (terms: string[]) => expandWithThesaurus(terms);
+
+  const latest = new Map<string, Evaluation>();
+  const firstCycle = new Map<string, number>();
+  const cycles: CycleTrace[] = [];
+  let gaps: string[] = [];
+  let stoppedEarly = false;
+
+  for (let cycle = 1; cycle <= maxCycles; cycle++) {
+    const carried = new Set([...latest.keys()].filter((p) => !query.excluded.has(p)));
+    const candidates = dispatch(
+      context,
+      query,
+      { maxCandidates: options.tuning?.maxCandidates ?? 40, excludeTests, isAllowed },
+      carried,
+    );
+    let evaluations = evaluate(context, candidates, query, evaluateParameters);
+    evaluations = await applyEvaluator(options.evaluator, evaluations, {
+      task,
+      cycle,
+      keywords: query.keywords.map((k) => k.term),
+      readFile: input.readFile,
+    });
+    for (const evaluation of evaluations) {
+      latest.set(evaluation.path, evaluation);
+      if (!firstCycle.has(evaluation.path)) firstCycle.set(evaluation.path, cycle);
+    }
+    const refinement = refine(context, evaluations, query, synonyms, refineParameters);
+    gaps = refinement.gaps;
+    const high = evaluations.filter((e) => e.relevance >= CONTEXT_THRESHOLD);
+    const trace: CycleTrace = {
+      cycle,
+      keywords: query.keywords.map((k) => k.term),
+      addedKeywords: refinement.addedKeywords,
+      patterns: refinement.patterns,
+      candidates: candidates.length,
+      expandedFrom: candidates
+        .filter((c) => c.expandedFrom !== undefined)
+        .map((c) => ({ path: c.path, via: c.expandedFrom! }))
+        .sort((a, b) => byCodeUnit(a.path, b.path)),
+      high: high.map((e) => ({ path: e.path, relevance: e.relevance })),
+      excluded: refinement.excluded,
+      gaps: refinement.gaps,
+    };
+    cycles.push(trace);
+    if (high.length >= MIN_HIGH_FILES && refinement.criticalGaps.length === 0) {
+      trace.stop = `${high.length} files at ${CONTEXT_THRESHOLD} or more and no critical gap`;
+      stoppedEarly = cycle < maxCycles;
+      break;
+    }
+    const newFocus = [...refinement.query.focus.keys()].some((p) => !latest.has(p));
+    if (refinement.addedKeywords.length === 0 && !newFocus) {
+      trace.stop = "nothing new to search";
+      stoppedEarly = cycle < maxCycles;
+      break;
+    }
+    if (cycle === maxCycles) trace.stop = `reached the cycle limit (${maxCycles})`;
+    query = refinement.query;
+  }
+
+  return assembleResult(context, input, [...latest.values()], firstCycle, cycles, gaps, {
+    strategy: "graph",
+    stoppedEarly,
+  });
+}
+
+/** Rank, apply the token budget, and shape the public result. */
+export function assembleResult(
+  context: RetrievalContext,
+  input: LoopInput,
+  evaluations: Evaluation[],
+  firstCycle: ReadonlyMap<string, number>,
+  cycles: CycleTrace[],
+  gaps: string[],
+  meta: { strategy: StrategyName; stoppedEarly: boolean },
+): RetrievalResult {
+  const { options } = input;
+  const budget = options.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
+  const ranked = [...evaluations].sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
+  let usedTokens = 0;
+  const files: RetrievedFile[] = [];
+  for (const evaluation of ranked.slice(0, options.maxResults ?? DEFAULT_MAX_RESULTS)) {
+    const tokens = context.index.byPath.get(evaluation.path)?.tokens ?? 0;
+    let relevance = evaluation.relevance;
+    let reason = evaluation.reason;
+    if (relevance >= CONTEXT_THRESHOLD) {
+      if (files.length > 0 && usedTokens + tokens > budget) {
+        relevance = 0.69;
+        reason = `${reason}; over the ${budget}-token budget`;
+      } else {
+        usedTokens += tokens;
+      }
+    }
+    files.push({
+      path: evaluation.path,
+      relevance,
+      band: bandOf(relevance),
+      reason,
+      missingContext: evaluation.missingContext,
+      tokens,
+      cycle: firstCycle.get(evaluation.path) ?? 1,
+      matchedTerms: evaluation.matchedTerms,
+    });
+  }
+  files.sort((a, b) => b.relevance - a.relevance);
+  const context_ = files.filter((f) => f.relevance >= CONTEXT_THRESHOLD);
+  let totalTokens = 0;
+  for (const file of context.codeGraph.files.values()) totalTokens += file.tokens;
+  const meanRelevance = context_.length > 0 ? context_.reduce((sum, f) => sum + f.relevance, 0) / context_.length : 0;
+  return {
+    schemaVersion: 1,
+    task: input.task,
+    root: input.displayRoot,
+    files,
+    cycles,
+    gaps,
+    stats: {
+      strategy: meta.strategy,
+      files: context.index.files.length,
+      candidates: evaluations.length,
+      cycles: cycles.length,
+      stoppedEarly: meta.stoppedEarly,
+      contextFiles: context_.length,
+      contextTokens: context_.reduce((sum, f) => sum + f.tokens, 0),
+      totalTokens,
+      meanRelevance: Math.round(meanRelevance * 1000) / 1000,
+      budgetTokens: budget,
+    },
+    diagnostics: context.codeGraph.diagnostics,
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * What every cycle reads and nothing changes: the code graph, its lexical
+ * index and its file links. Built once per graph, kept by createRetriever
+ * across queries.
+ */
+import type { CodeGraph } from "../graph/code-graph.js";
+import { buildLexicalIndex, type LexicalIndex } from "./lexical-index.js";
+import { buildFileLinks, type FileLinks } from "./signals/file-links.js";
+
+export interface RetrievalContext {
+  codeGraph: CodeGraph;
+  index: LexicalIndex;
+  links: FileLinks;
+}
+
+export function createRetrievalContext(codeGraph: CodeGraph): RetrievalContext {
+  return { codeGraph, index: buildLexicalIndex(codeGraph), links: buildFileLinks(codeGraph.graph) };
+}
+
+/** One keyword of a cycle's query. */
+export interface Keyword {
+  term: string;
+  weight: number;
+  /** Where it came from: the task, a verbatim code word, the caller, the glossary, the thesaurus, the codebase's own vocabulary. */
+  source: "task" | "verbatim" | "keyword" | "glossary" | "thesaurus" | "vocabulary";
+  /** The word as the task (or the source) wrote it. */
+  original: string;
+}
+
+/** The search criteria of one cycle, as REFINE leaves them for the next. */
+export interface CycleQuery {
+  keywords: Keyword[];
+  /** Code words of the task, lower-cased, for exact definition-name matches. */
+  identifiers: string[];
+  /** Folders of high-relevance files (`src/auth/`). */
+  patterns: string[];
+  /** Paths excluded for good (relevance < 0.2 in an earlier cycle). */
+  excluded: Set<string>;
+  /** Files to evaluate whatever their lexical score: expansion along import edges toward gaps. */
+  focus: Map<string, string>;
+}

@@ -1,0 +1,82 @@
+/**
+ * The public retrieval API: `retrieve` for one task, `createRetriever` to
+ * keep the graph for many.
+ */
+import { readFile } from "node:fs/promises";
+import { resolve as resolvePath } from "node:path";
+import { UsageError } from "../errors.js";
+import { buildGraph } from "../graph/build-graph.js";
+import type { CodeGraph } from "../graph/code-graph.js";
+import type { RetrievalResult } from "../types.js";
+import { checkRetrieveOptions, runIterativeRetrieval, type RetrieveOptions } from "./loop.js";
+import { createRetrievalContext, type RetrievalContext } from "./retrieval-context.js";
+import { runBaselineStrategy } from "./strategies.js";
+
+export interface Retriever {
+  /** The graph the retriever keeps. */
+  readonly codeGraph: CodeGraph;
+  /** Retrieve the context for one task; options here override the retriever's. */
+  retrieve(task: string, options?: Omit<RetrieveOptions, "root" | "maxFileBytes">): Promise<RetrievalResult>;
+}
+
+function checkTask(task: unknown): string {
+  if (typeof task !== "string" || task.trim() === "") {
+    throw new UsageError('retrieve: the task is empty (describe the change, e.g. "Fix the token expiry bug")');
+  }
+  return task.trim();
+}
+
+async function runOn(context: RetrievalContext, task: string, displayRoot: string, options: RetrieveOptions): Promise<RetrievalResult> {
+  checkRetrieveOptions(options);
+  const root = context.codeGraph.root;
+  const known = context.codeGraph.files;
+  const input = {
+    task,
+    displayRoot,
+    options,
+    // only files the scan found under the root can be read
+    readFile: async (path: string) => {
+      if (!known.has(path)) throw new UsageError(`retrieve: "${path}" is not a source file under the root`);
+      return readFile(resolvePath(root, path), "utf8");
+    },
+  };
+  const strategy = options.strategy ?? "graph";
+  return strategy === "graph" ? runIterativeRetrieval(context, input) : runBaselineStrategy(context, input, strategy);
+}
+
+/**
+ * Build the graph once and answer many tasks over it.
+ *
+ * @example
+ * const retriever = await createRetriever({ root: "./service" });
+ * const a = await retriever.retrieve("Fix the token expiry bug");
+ * const b = await retriever.retrieve("Add rate limiting to the API endpoints", { maxCycles: 2 });
+ */
+export async function createRetriever(options: RetrieveOptions = {}): Promise<Retriever> {
+  checkRetrieveOptions(options);
+  const displayRoot = options.root ?? ".";
+  const codeGraph = await buildGraph(resolvePath(displayRoot), {
+    include: options.include,
+    exclude: options.exclude,
+    maxFileBytes: options.maxFileBytes,
+  });
+  const context = createRetrievalContext(codeGraph);
+  return {
+    codeGraph,
+    retrieve: (task, overrides = {}) => runOn(context, checkTask(task), displayRoot, { ...options, ...overrides }),
+  };
+}
+
+/**
+ * Find the files an agent must read for a task, by iterative retrieval over
+ * the codebase's graph.
+ *
+ * @example
+ * const result = await retrieve("Fix the authentication token expiry bug", { root: "./service" });
+ * result.files.filter((f) => f.relevance >= 0.7); // the context, best first
+ */
+export async function retrieve(task: string, options: RetrieveOptions = {}): Promise<RetrievalResult> {
+  const checked = checkTask(task);
+  const retriever = await createRetriever(options);
+  return retriever.retrieve(checked);
+}
