@@ -1,0 +1,336 @@
+/**
+ * The scan stage: a root folder → the source files under it, sorted by path.
+ *
+ * The walk reads folders with `readdir(withFileTypes)` and touches each kept
+ * file once (open, fstat, read its first 8 KiB, close; inline, in batches
+ * with a yield to the event loop between them). It leaves out, in
+ * this order:
+ * 1. default excludes (dependencies, build output, caches, VCS folders,
+ *    minified / bundled / generated-by-name files; see default-excludes.ts),
+ * 2. paths the .gitignore files leave out (nested files, negations),
+ * 3. paths an `exclude` glob matches, or no `include` glob matches,
+ * 4. files that are not TypeScript / JavaScript sources,
+ * and then, with one `skipped` diagnostic each: files over `maxFileBytes`,
+ * binary files, files whose header marks them generated, unreadable files
+ * and folders, broken symlinks and symlinks that point outside the root
+ * (and one `warning` per .gitignore that cannot be read).
+ *
+ * Symlinks: a link is resolved to its real path; one leading out of the root
+ * is never followed, a folder is walked once however many links lead to it
+ * (so link cycles end), and a file reached twice is kept once, under its
+ * plain path when it has one, else under the first link path in sort order.
+ * Linked folders are walked after the plain tree, one at a time in path
+ * order, so the result does not depend on timing.
+ *
+ * @example
+ * const { root, files, diagnostics } = await scanFiles("./my-app", {
+ *   exclude: ["**\/*.test.ts"],
+ *   maxFileBytes: 512 * 1024,
+ * });
+ * files[0]; // { path: "src/index.ts", absPath: "/home/me/my-app/src/index.ts", size: 812, … }
+ */
+import type { Dirent, Stats } from "node:fs";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { join, resolve, sep } from "node:path";
+import { RootError, UsageError } from "../errors.js";
+import { isDeclarationPath, languageForPath } from "../parse/languages.js";
+import type { Diagnostic, ScannedFile, ScanOptions, ScanResult } from "../types.js";
+import { isExcludedDirName, isExcludedFileName } from "./default-excludes.js";
+import { type FileHead, generatedMarkerOfHead, isBinaryHead, readFileHeadSync } from "./file-head.js";
+import { createIgnoreLevel, type IgnoreLevel, isIgnored } from "./gitignore-rules.js";
+import { createPathFilter, type PathFilter } from "./path-filter.js";
+import {
+  errorCodeOf,
+  skippedBinary,
+  skippedBrokenSymlink,
+  skippedGenerated,
+  skippedSymlinkOutside,
+  skippedTooLarge,
+  skippedUnreadable,
+  unreadableGitignore,
+} from "./skip-diagnostics.js";
+
+/** Files larger than this are skipped unless the caller raises `maxFileBytes` (1 MiB). */
+export const DEFAULT_MAX_FILE_BYTES = 1_048_576;
+
+/** Files whose heads are read between two yields to the event loop (a few ms of work). */
+const FILES_PER_BATCH = 256;
+
+/** A folder to walk. */
+interface DirTask {
+  /** Root-relative POSIX path ("" for the root). */
+  path: string;
+  /** Real absolute path on disk. */
+  realPath: string;
+  /** .gitignore rules that apply to its entries, root first. */
+  levels: readonly IgnoreLevel[];
+  /** True when the folder or one of its ancestors matched an include glob (or there are none). */
+  isIncluded: boolean;
+  /** True when reached through a symlink. */
+  viaLink: boolean;
+}
+
+/** A file that passed every name rule, before its head is read. */
+interface Candidate {
+  path: string;
+  realPath: string;
+  viaLink: boolean;
+}
+
+interface WalkState {
+  /** The root as the caller wrote it: for error messages. */
+  rootArg: string;
+  /** Real absolute root. */
+  root: string;
+  filter: PathFilter;
+  /** Real paths of folders already walked (or being walked). */
+  visitedDirs: Set<string>;
+  /** Folders reached through a symlink, walked after the plain tree. */
+  linkedDirs: DirTask[];
+  candidates: Candidate[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * List the source files under `root`: see the module comment for the rules.
+ * Throws {@link RootError} when the root is missing, not a folder or
+ * unreadable, and {@link UsageError} for a bad option; every other problem
+ * becomes a diagnostic.
+ *
+ * @example
+ * const result = await scanFiles("/repo", { include: ["src/**"] });
+ * result.files.map((f) => f.path); // ["src/a.ts", "src/b.tsx"]
+ */
+export async function scanFiles(root: string, options: ScanOptions = {}): Promise<ScanResult> {
+  const maxFileBytes = checkMaxFileBytes(options.maxFileBytes);
+  const filter = createPathFilter(options);
+  const realRoot = await resolveRoot(root);
+  const state: WalkState = {
+    rootArg: root,
+    root: realRoot,
+    filter,
+    visitedDirs: new Set(),
+    linkedDirs: [],
+    candidates: [],
+    diagnostics: [],
+  };
+  await walkDir(state, { path: "", realPath: realRoot, levels: [], isIncluded: !filter.hasInclude, viaLink: false });
+  await walkLinkedDirs(state);
+
+  const files: ScannedFile[] = [];
+  const candidates = dedupeByRealPath(state.candidates);
+  for (let start = 0; start < candidates.length; start += FILES_PER_BATCH) {
+    if (start > 0) await yieldToEventLoop();
+    for (const candidate of candidates.slice(start, start + FILES_PER_BATCH)) {
+      const outcome = inspectFile(candidate, maxFileBytes);
+      if (outcome.file) files.push(outcome.file);
+      if (outcome.diagnostic) state.diagnostics.push(outcome.diagnostic);
+    }
+  }
+  files.sort((a, b) => compareStrings(a.path, b.path));
+  state.diagnostics.sort((a, b) => compareStrings(a.path ?? "", b.path ?? "") || compareStrings(a.message, b.message));
+  return { root: realRoot, files, diagnostics: state.diagnostics };
+}
+
+function checkMaxFileBytes(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_FILE_BYTES;
+  if (typeof value !== "number" || !(value > 0)) {
+    throw new UsageError(
+      `scan: maxFileBytes must be a positive number of bytes, got ${String(value)} (pass --max-file-bytes such as 1048576)`,
+    );
+  }
+  return value;
+}
+
+/** The real absolute path of the root, or a {@link RootError}. */
+async function resolveRoot(root: string): Promise<string> {
+  let real: string;
+  try {
+    real = await realpath(resolve(root));
+  } catch (error) {
+    throw rootError(root, error);
+  }
+  const info = await stat(real).catch((error: unknown) => {
+    throw rootError(root, error);
+  });
+  if (!info.isDirectory()) {
+    throw new RootError(`scan: root "${root}" is a file, not a folder (pass --root with the project folder)`);
+  }
+  return real;
+}
+
+function rootError(root: string, error: unknown): RootError {
+  const code = errorCodeOf(error);
+  if (code === "ENOENT" || code === "ENOTDIR") {
+    return new RootError(`scan: root "${root}" does not exist (pass --root with an existing folder)`, { cause: error });
+  }
+  return new RootError(
+    `scan: root "${root}" cannot be read (${code ?? "unknown error"}; check its permissions or pass another --root)`,
+    { cause: error },
+  );
+}
+
+async function walkDir(state: WalkState, task: DirTask): Promise<void> {
+  if (state.visitedDirs.has(task.realPath)) return;
+  state.visitedDirs.add(task.realPath);
+  let entries: Dirent[];
+  try {
+    entries = await readdir(task.realPath, { withFileTypes: true });
+  } catch (error) {
+    if (task.path === "") throw rootError(state.rootArg, error);
+    state.diagnostics.push(skippedUnreadable(task.path, "folder", errorCodeOf(error)));
+    return;
+  }
+  const here: DirTask = { ...task, levels: await addGitignore(state, task, entries) };
+  const pending: Promise<void>[] = [];
+  for (const entry of entries) {
+    const path = here.path === "" ? entry.name : `${here.path}/${entry.name}`;
+    const realPath = join(here.realPath, entry.name);
+    if (entry.isDirectory()) {
+      const child = childDir(state, here, entry.name, path, realPath);
+      if (child) pending.push(walkDir(state, child));
+    } else if (entry.isFile()) {
+      if (isWantedFile(state, here, entry.name, path)) state.candidates.push({ path, realPath, viaLink: here.viaLink });
+    } else if (entry.isSymbolicLink()) {
+      pending.push(followLink(state, here, entry.name, path, realPath));
+    }
+  }
+  await Promise.all(pending);
+}
+
+/** Walk the folders reached through symlinks: one at a time, in path order, round after round (links inside linked folders come next round). */
+async function walkLinkedDirs(state: WalkState): Promise<void> {
+  while (state.linkedDirs.length > 0) {
+    const round = state.linkedDirs.sort((a, b) => compareStrings(a.path, b.path));
+    state.linkedDirs = [];
+    for (const task of round) await walkDir(state, task);
+  }
+}
+
+/** The folder's rules plus those of its own .gitignore, when it has one. */
+async function addGitignore(state: WalkState, task: DirTask, entries: readonly Dirent[]): Promise<readonly IgnoreLevel[]> {
+  // Only a regular file: a .gitignore symlink could point outside the root.
+  if (!entries.some((entry) => entry.name === ".gitignore" && entry.isFile())) return task.levels;
+  try {
+    const text = await readFile(join(task.realPath, ".gitignore"), "utf8");
+    return [...task.levels, createIgnoreLevel(task.path, text)];
+  } catch (error) {
+    const path = task.path === "" ? ".gitignore" : `${task.path}/.gitignore`;
+    state.diagnostics.push(unreadableGitignore(path, errorCodeOf(error)));
+    return task.levels;
+  }
+}
+
+/** The task for a subfolder, or undefined when a rule leaves it out. */
+function childDir(state: WalkState, parent: DirTask, name: string, path: string, realPath: string): DirTask | undefined {
+  if (isExcludedDirName(name) || isIgnored(parent.levels, path, true) || state.filter.isExcluded(path)) return undefined;
+  return {
+    path,
+    realPath,
+    levels: parent.levels,
+    isIncluded: parent.isIncluded || state.filter.isIncluded(path),
+    viaLink: parent.viaLink,
+  };
+}
+
+/** True when a file name and path pass every rule that needs no I/O. */
+function isWantedFile(state: WalkState, parent: DirTask, name: string, path: string): boolean {
+  return (
+    languageForPath(name) !== undefined &&
+    !isExcludedFileName(name) &&
+    !isIgnored(parent.levels, path) &&
+    !state.filter.isExcluded(path) &&
+    (parent.isIncluded || state.filter.isIncluded(path))
+  );
+}
+
+/**
+ * Resolve a symlink found in `parent`: a file inside the root becomes a
+ * candidate, a folder inside the root is queued, anything outside the root
+ * is reported and never touched (not even stat'ed).
+ */
+async function followLink(state: WalkState, parent: DirTask, name: string, path: string, linkPath: string): Promise<void> {
+  // Rules that hold whatever the link points to; file rules wait for the target's type.
+  if (isExcludedDirName(name) || isIgnored(parent.levels, path) || state.filter.isExcluded(path)) return;
+  let real: string;
+  try {
+    real = await realpath(linkPath);
+  } catch (error) {
+    state.diagnostics.push(skippedBrokenSymlink(path, errorCodeOf(error)));
+    return;
+  }
+  if (!isInside(state.root, real)) {
+    state.diagnostics.push(skippedSymlinkOutside(path));
+    return;
+  }
+  let target: Stats;
+  try {
+    target = await stat(real);
+  } catch (error) {
+    state.diagnostics.push(skippedBrokenSymlink(path, errorCodeOf(error)));
+    return;
+  }
+  if (target.isDirectory()) {
+    const child = childDir(state, parent, name, path, real);
+    if (child) state.linkedDirs.push({ ...child, viaLink: true });
+  } else if (target.isFile() && isWantedFile(state, parent, name, path)) {
+    state.candidates.push({ path, realPath: real, viaLink: true });
+  }
+}
+
+/** True when real path `path` is `root` or under it. */
+function isInside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+}
+
+/** One candidate per real file: a plain path beats a link path, then the smaller path wins. */
+function dedupeByRealPath(candidates: readonly Candidate[]): Candidate[] {
+  const best = new Map<string, Candidate>();
+  for (const candidate of candidates) {
+    const current = best.get(candidate.realPath);
+    if (!current || isPreferred(candidate, current)) best.set(candidate.realPath, candidate);
+  }
+  return [...best.values()].sort((a, b) => compareStrings(a.path, b.path));
+}
+
+function isPreferred(a: Candidate, b: Candidate): boolean {
+  if (a.viaLink !== b.viaLink) return !a.viaLink;
+  return compareStrings(a.path, b.path) < 0;
+}
+
+/** Read a candidate's head and decide: a scanned file, a diagnostic, or (for a non-regular file) neither. */
+function inspectFile(candidate: Candidate, maxFileBytes: number): { file?: ScannedFile; diagnostic?: Diagnostic } {
+  const { path, realPath } = candidate;
+  const language = languageForPath(path);
+  if (language === undefined) return {};
+  let head: FileHead;
+  try {
+    head = readFileHeadSync(realPath, maxFileBytes);
+  } catch (error) {
+    return { diagnostic: skippedUnreadable(path, "file", errorCodeOf(error)) };
+  }
+  if (!head.isFile) return {};
+  if (head.size > maxFileBytes) return { diagnostic: skippedTooLarge(path, head.size, maxFileBytes) };
+  if (isBinaryHead(head.bytes)) return { diagnostic: skippedBinary(path) };
+  const marker = generatedMarkerOfHead(head.bytes);
+  if (marker !== undefined) return { diagnostic: skippedGenerated(path, marker) };
+  return {
+    file: {
+      path,
+      absPath: realPath,
+      size: head.size,
+      mtimeMs: head.mtimeMs,
+      language,
+      isDeclaration: isDeclarationPath(path),
+    },
+  };
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolveYield) => setImmediate(resolveYield));
+}
+
+/** Plain code-unit order: the same on every machine and locale. */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

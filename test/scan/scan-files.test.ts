@@ -1,0 +1,470 @@
+import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { RootError, UsageError } from "../../src/errors.js";
+import { scanFiles } from "../../src/scan/index.js";
+import type { ScanResult } from "../../src/types.js";
+
+const isRootUser = process.getuid?.() === 0;
+
+let dir: string;
+const made: string[] = [];
+const locked: string[] = [];
+
+/** chmod 000, undone before cleanup. */
+async function lock(path: string): Promise<void> {
+  locked.push(path);
+  await chmod(path, 0o000);
+}
+
+/** A fresh folder under the OS temp dir, removed after the test. */
+async function makeTempDir(prefix = "gr-scan-"): Promise<string> {
+  const created = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+  made.push(created);
+  return created;
+}
+
+/** Write files (path → content) under `base`, creating folders. */
+async function writeTree(base: string, files: Record<string, string | Buffer>): Promise<void> {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(base, path)), { recursive: true });
+    await writeFile(join(base, path), content);
+  }
+}
+
+/** Create a symlink at `path` (under `base`) pointing to `target` as written. */
+async function link(base: string, path: string, target: string): Promise<void> {
+  await mkdir(dirname(join(base, path)), { recursive: true });
+  await symlink(target, join(base, path));
+}
+
+const pathsOf = (result: ScanResult) => result.files.map((file) => file.path);
+const diagnosticsOf = (result: ScanResult) => result.diagnostics.map((d) => [d.path, d.message]);
+
+beforeEach(async () => {
+  dir = await makeTempDir();
+});
+
+afterEach(async () => {
+  for (const path of locked.splice(0)) await chmod(path, 0o755).catch(() => undefined);
+  for (const path of made.splice(0)) await rm(path, { recursive: true, force: true });
+});
+
+describe("scanFiles: extensions and file facts", () => {
+  it("keeps TypeScript and JavaScript sources, flags declaration files, and ignores the rest", async () => {
+    await writeTree(dir, {
+      "src/a.ts": "export const a = 1;\n",
+      "src/b.tsx": "export const B = () => <div />;\n",
+      "src/c.mts": "",
+      "src/d.cts": "",
+      "src/e.js": "",
+      "src/f.jsx": "",
+      "src/g.mjs": "",
+      "src/h.cjs": "",
+      "types/i.d.ts": "",
+      "types/j.d.mts": "",
+      "types/k.d.cts": "",
+      "README.md": "# hi\n",
+      "package.json": "{}",
+      "src/style.css": "a{}",
+      "src/UPPER.TS": "",
+    });
+    const result = await scanFiles(dir);
+    expect(result.root).toBe(dir);
+    expect(pathsOf(result)).toEqual([
+      "src/UPPER.TS",
+      "src/a.ts",
+      "src/b.tsx",
+      "src/c.mts",
+      "src/d.cts",
+      "src/e.js",
+      "src/f.jsx",
+      "src/g.mjs",
+      "src/h.cjs",
+      "types/i.d.ts",
+      "types/j.d.mts",
+      "types/k.d.cts",
+    ]);
+    expect(result.diagnostics).toEqual([]);
+    const byPath = new Map(result.files.map((file) => [file.path, file]));
+    expect(byPath.get("src/a.ts")).toMatchObject({
+      absPath: join(dir, "src", "a.ts"),
+      size: 20,
+      language: "typescript",
+      isDeclaration: false,
+    });
+    expect(byPath.get("src/a.ts")?.mtimeMs).toBeGreaterThan(0);
+    expect(byPath.get("src/b.tsx")).toMatchObject({ language: "tsx", isDeclaration: false });
+    expect(byPath.get("src/f.jsx")).toMatchObject({ language: "tsx" });
+    expect(byPath.get("src/e.js")).toMatchObject({ language: "typescript" });
+    for (const path of ["types/i.d.ts", "types/j.d.mts", "types/k.d.cts"]) {
+      expect(byPath.get(path)).toMatchObject({ language: "typescript", isDeclaration: true });
+    }
+  });
+
+  it("keeps empty files", async () => {
+    await writeTree(dir, { "empty.ts": "" });
+    const result = await scanFiles(dir);
+    expect(result.files).toMatchObject([{ path: "empty.ts", size: 0 }]);
+    expect(result.diagnostics).toEqual([]);
+  });
+});
+
+describe("scanFiles: default excludes", () => {
+  it("skips dependency, build, cache and VCS folders at any depth, but not other folders", async () => {
+    await writeTree(dir, {
+      "node_modules/lib/index.js": "",
+      "packages/app/node_modules/lib/index.js": "",
+      "dist/a.js": "",
+      "build/a.js": "",
+      "coverage/a.js": "",
+      ".git/hooks/pre-commit.js": "",
+      ".hg/a.js": "",
+      ".svn/a.js": "",
+      ".next/a.js": "",
+      ".turbo/a.js": "",
+      ".cache/a.js": "",
+      "packages/app/dist/index.js": "",
+      "out/a.js": "",
+      "packages/app/src/index.ts": "",
+      ".config/tool.ts": "",
+    });
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual([".config/tool.ts", "out/a.js", "packages/app/src/index.ts"]);
+    expect(result.diagnostics).toEqual([]);
+  });
+
+  it("skips minified, bundled and generated-by-name files silently", async () => {
+    await writeTree(dir, {
+      "vendor/jquery.min.js": "",
+      "vendor/lib.min.mjs": "",
+      "vendor/lib-min.js": "",
+      "public/app.bundle.js": "",
+      "src/schema.generated.ts": "",
+      "src/api.gen.ts": "",
+      "src/minify.ts": "",
+      "src/generator.ts": "",
+    });
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual(["src/generator.ts", "src/minify.ts"]);
+    expect(result.diagnostics).toEqual([]);
+  });
+
+  it("skips files whose first 512 bytes carry a generated-code marker, with a diagnostic each", async () => {
+    await writeTree(dir, {
+      "src/relay.ts": "/**\n * @generated SignedSource<<abc>>\n */\nexport {};\n",
+      "src/proto.ts": "// This file is auto-generated by protoc-gen-ts.\nexport {};\n",
+      "src/sqlc.ts": "// Code generated by sqlc. DO NOT EDIT.\nexport {};\n",
+      "src/late.ts": `${"// plain comment line\n".repeat(30)}// @generated\n`,
+      "src/hand.ts": "// Do not edit lightly: the retry policy is subtle.\nexport {};\n",
+    });
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual(["src/hand.ts", "src/late.ts"]);
+    expect(diagnosticsOf(result)).toEqual([
+      ["src/proto.ts", 'skipped: generated file (its header says "auto-generated"; generated code is left out)'],
+      ["src/relay.ts", 'skipped: generated file (its header says "@generated"; generated code is left out)'],
+      ["src/sqlc.ts", 'skipped: generated file (its header says "DO NOT EDIT"; generated code is left out)'],
+    ]);
+    expect(result.diagnostics.every((d) => d.kind === "skipped")).toBe(true);
+  });
+});
+
+describe("scanFiles: .gitignore", () => {
+  it("applies the root .gitignore: names, folders, anchored paths and negations", async () => {
+    await writeTree(dir, {
+      ".gitignore": "# comment\nsecret.ts\ntmp/\n/anchored.ts\nlogs/*\n!logs/keep.ts\n",
+      "secret.ts": "",
+      "deep/secret.ts": "",
+      "tmp/a.ts": "",
+      "deep/tmp/a.ts": "",
+      "anchored.ts": "",
+      "deep/anchored.ts": "",
+      "logs/drop.ts": "",
+      "logs/keep.ts": "",
+      "main.ts": "",
+    });
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual(["deep/anchored.ts", "logs/keep.ts", "main.ts"]);
+  });
+
+  it("applies a nested .gitignore to its own subtree only, and lets it re-include what the root left out", async () => {
+    await writeTree(dir, {
+      ".gitignore": "*.tmp.ts\n",
+      "a.tmp.ts": "",
+      "pkg/.gitignore": "local.ts\n!important.tmp.ts\n/only-here.ts\n",
+      "pkg/local.ts": "",
+      "pkg/sub/local.ts": "",
+      "pkg/only-here.ts": "",
+      "pkg/sub/only-here.ts": "",
+      "pkg/important.tmp.ts": "",
+      "pkg/other.tmp.ts": "",
+      "pkg/index.ts": "",
+      "other/local.ts": "",
+      "other/only-here.ts": "",
+      "other/important.tmp.ts": "",
+    });
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual([
+      "other/local.ts",
+      "other/only-here.ts",
+      "pkg/important.tmp.ts",
+      "pkg/index.ts",
+      "pkg/sub/only-here.ts",
+    ]);
+  });
+
+  it("never enters an ignored folder, even to honour a negation inside it (as git)", async () => {
+    await writeTree(dir, {
+      ".gitignore": "gen/\n!gen/keep.ts\n",
+      "gen/keep.ts": "",
+      "gen/drop.ts": "",
+      "gen/.gitignore": "!*.ts\n",
+      "main.ts": "",
+    });
+    expect(pathsOf(await scanFiles(dir))).toEqual(["main.ts"]);
+  });
+
+  it("matches case-sensitively, as git does on Linux", async () => {
+    await writeTree(dir, { ".gitignore": "Secret.ts\n", "secret.ts": "", "Secret.ts": "" });
+    expect(pathsOf(await scanFiles(dir))).toEqual(["secret.ts"]);
+  });
+});
+
+describe("scanFiles: include and exclude globs", () => {
+  beforeEach(async () => {
+    await writeTree(dir, {
+      "src/a.ts": "",
+      "src/a.test.ts": "",
+      "src/legacy/old.ts": "",
+      "src/deep/b.tsx": "",
+      "scripts/build.mjs": "",
+      "lib/x/y.js": "",
+      ".config/tool.ts": "",
+    });
+  });
+
+  it("keeps only files an include glob matches; a glob matching a folder covers its subtree", async () => {
+    const result = await scanFiles(dir, { include: ["src/**/*.ts", "lib"] });
+    expect(pathsOf(result)).toEqual(["lib/x/y.js", "src/a.test.ts", "src/a.ts", "src/legacy/old.ts"]);
+  });
+
+  it("leaves out files and folders an exclude glob matches, and exclude beats include", async () => {
+    const result = await scanFiles(dir, {
+      include: ["src/**", "scripts/build.mjs"],
+      exclude: ["**/*.test.ts", "src/legacy", "./scripts/build.mjs"],
+    });
+    expect(pathsOf(result)).toEqual(["src/a.ts", "src/deep/b.tsx"]);
+  });
+
+  it("matches dotfiles and dot-folders", async () => {
+    expect(pathsOf(await scanFiles(dir, { include: ["**/*.ts"], exclude: ["src/**"] }))).toEqual([".config/tool.ts"]);
+    expect(pathsOf(await scanFiles(dir, { exclude: [".config/**"] }))).not.toContain(".config/tool.ts");
+  });
+
+  it("rejects an unusable pattern with a UsageError", async () => {
+    await expect(scanFiles(dir, { exclude: [""] })).rejects.toThrow(UsageError);
+    await expect(scanFiles(dir, { exclude: [""] })).rejects.toThrow(/^scan: exclude pattern "" is not a valid glob \(/);
+  });
+});
+
+describe("scanFiles: binary and oversized files", () => {
+  it("skips a file with a NUL byte in its first 8 KiB, keeps one whose NUL comes later", async () => {
+    await writeTree(dir, {
+      "data.ts": Buffer.from([0x65, 0x78, 0x00, 0x01, 0x02]),
+      "late-nul.ts": Buffer.concat([Buffer.from("x".repeat(9000)), Buffer.from([0])]),
+      "text.ts": "export {};\n",
+    });
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual(["late-nul.ts", "text.ts"]);
+    expect(result.diagnostics).toEqual([
+      {
+        kind: "skipped",
+        path: "data.ts",
+        message: "skipped: binary file (a NUL byte in its first 8 KiB; only text source is read)",
+      },
+    ]);
+  });
+
+  it("skips files over maxFileBytes with a diagnostic naming size and limit; a file at the limit is kept", async () => {
+    await writeTree(dir, { "big.ts": "x".repeat(300), "edge.ts": "x".repeat(100), "small.ts": "x" });
+    const result = await scanFiles(dir, { maxFileBytes: 100 });
+    expect(pathsOf(result)).toEqual(["edge.ts", "small.ts"]);
+    expect(result.diagnostics).toEqual([
+      {
+        kind: "skipped",
+        path: "big.ts",
+        message: "skipped: 300 bytes over the 100 bytes limit (raise --max-file-bytes to include it)",
+      },
+    ]);
+  });
+
+  it("uses a 1 MiB limit by default", async () => {
+    await writeTree(dir, { "huge.js": Buffer.alloc(3 * 1048576, 0x61), "ok.js": Buffer.alloc(1048576, 0x61) });
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual(["ok.js"]);
+    expect(diagnosticsOf(result)).toEqual([
+      ["huge.js", "skipped: 3.0 MiB over the 1 MiB limit (raise --max-file-bytes to include it)"],
+    ]);
+  });
+
+  it("rejects a limit that is not a positive number", async () => {
+    await expect(scanFiles(dir, { maxFileBytes: 0 })).rejects.toThrow(UsageError);
+    await expect(scanFiles(dir, { maxFileBytes: Number.NaN })).rejects.toThrow(/^scan: maxFileBytes must be/);
+  });
+});
+
+describe("scanFiles: symlinks", () => {
+  it("ends on symlink cycles and lists each real file once", async () => {
+    await writeTree(dir, { "src/a.ts": "", "src/deep/b.ts": "" });
+    await link(dir, "src/loop", "..");
+    await link(dir, "src/deep/up", "../..");
+    await link(dir, "src/self", "self");
+    await link(dir, "ping.ts", "pong.ts");
+    await link(dir, "pong.ts", "ping.ts");
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual(["src/a.ts", "src/deep/b.ts"]);
+    expect(diagnosticsOf(result)).toEqual([
+      ["ping.ts", "skipped: broken symlink (ELOOP: it points back to itself)"],
+      ["pong.ts", "skipped: broken symlink (ELOOP: it points back to itself)"],
+      ["src/self", "skipped: broken symlink (ELOOP: it points back to itself)"],
+    ]);
+  });
+
+  it("never follows a symlink out of the root and never names its target", async () => {
+    const outside = await makeTempDir("gr-scan-outside-");
+    await writeTree(outside, { "secret-token.ts": "export const token = 1;\n", "lib/outside-only.ts": "" });
+    await writeTree(dir, { "src/a.ts": "" });
+    await link(dir, "src/leak.ts", join(outside, "secret-token.ts"));
+    await link(dir, "vendor", join(outside, "lib"));
+    await link(dir, "up", "..");
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual(["src/a.ts"]);
+    expect(diagnosticsOf(result)).toEqual([
+      ["src/leak.ts", "skipped: symlink points outside the root (only files under the root are read)"],
+      ["up", "skipped: symlink points outside the root (only files under the root are read)"],
+      ["vendor", "skipped: symlink points outside the root (only files under the root are read)"],
+    ]);
+    const everything = JSON.stringify(result);
+    expect(everything).not.toContain(outside);
+    expect(everything).not.toContain("secret-token");
+    expect(everything).not.toContain("outside-only");
+    expect(result.files.every((file) => file.absPath.startsWith(`${dir}/`))).toBe(true);
+  });
+
+  it("keeps a symlinked file only when its real target is not scanned already, preferring the plain path", async () => {
+    await writeTree(dir, {
+      ".gitignore": "hidden/\n",
+      "src/a.ts": "export const a = 1;\n",
+      "hidden/h.ts": "export const h = 1;\n",
+      "hidden/i.ts": "",
+    });
+    await link(dir, "alias.ts", "src/a.ts"); // duplicate of a scanned file: dropped
+    await link(dir, "z-link.ts", "hidden/h.ts"); // target ignored: kept under a link path…
+    await link(dir, "y-link.ts", "hidden/h.ts"); // …the first in path order
+    await link(dir, "mirror", "src"); // a linked folder already walked: nothing new
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual(["src/a.ts", "y-link.ts"]);
+    const yLink = result.files.find((file) => file.path === "y-link.ts");
+    expect(yLink).toMatchObject({ absPath: join(dir, "hidden", "h.ts"), size: 20 });
+    expect(result.diagnostics).toEqual([]);
+  });
+
+  it("walks a linked folder whose target was not walked, under the link path, once", async () => {
+    await writeTree(dir, { ".gitignore": "hidden/\n", "hidden/h.ts": "", "hidden/sub/i.ts": "" });
+    await link(dir, "exposed", "hidden");
+    await link(dir, "sub-again", "hidden/sub"); // inside a folder "exposed" walks first (path order): nothing new
+    await link(dir, "hidden-file.ts", "hidden/h.ts"); // a link to a file that "exposed/h.ts" already holds
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual(["exposed/h.ts", "exposed/sub/i.ts"]);
+    expect(result.files[1]?.absPath).toBe(join(dir, "hidden", "sub", "i.ts"));
+  });
+
+  it("prefers the plain path even when a link to the same file sorts first", async () => {
+    await writeTree(dir, { "z/real.ts": "" });
+    await link(dir, "a-link.ts", "z/real.ts");
+    await link(dir, "a-dir", "z");
+    expect(pathsOf(await scanFiles(dir))).toEqual(["z/real.ts"]);
+  });
+
+  it("reports a broken symlink", async () => {
+    await link(dir, "gone.ts", "missing.ts");
+    const result = await scanFiles(dir);
+    expect(result.files).toEqual([]);
+    expect(diagnosticsOf(result)).toEqual([["gone.ts", "skipped: broken symlink (ENOENT: its target does not exist)"]]);
+  });
+});
+
+describe("scanFiles: root errors", () => {
+  it("throws RootError for a missing root", async () => {
+    const missing = join(dir, "nope");
+    await expect(scanFiles(missing)).rejects.toThrow(RootError);
+    await expect(scanFiles(missing)).rejects.toThrow(
+      `scan: root "${missing}" does not exist (pass --root with an existing folder)`,
+    );
+  });
+
+  it("throws RootError when the root is a file", async () => {
+    await writeTree(dir, { "file.ts": "" });
+    const file = join(dir, "file.ts");
+    const error = await scanFiles(file).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RootError);
+    expect(error).toMatchObject({ code: "root", message: `scan: root "${file}" is a file, not a folder (pass --root with the project folder)` });
+  });
+
+  it.skipIf(isRootUser)("throws RootError when the root cannot be read", async () => {
+    await lock(dir);
+    await expect(scanFiles(dir)).rejects.toThrow(RootError);
+  });
+});
+
+describe.skipIf(isRootUser)("scanFiles: unreadable entries", () => {
+  it("reports an unreadable file, folder or .gitignore and goes on", async () => {
+    await writeTree(dir, { "locked.ts": "", "closed/x.ts": "", "open.ts": "", "pkg/.gitignore": "a.ts\n", "pkg/a.ts": "" });
+    await lock(join(dir, "locked.ts"));
+    await lock(join(dir, "closed"));
+    await lock(join(dir, "pkg", ".gitignore"));
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual(["open.ts", "pkg/a.ts"]);
+    expect(result.diagnostics).toEqual([
+      { kind: "skipped", path: "closed", message: "skipped: folder cannot be read (EACCES; check its permissions)" },
+      { kind: "skipped", path: "locked.ts", message: "skipped: file cannot be read (EACCES; check its permissions)" },
+      {
+        kind: "warning",
+        path: "pkg/.gitignore",
+        message: "ignore rules not applied: .gitignore cannot be read (EACCES; check its permissions)",
+      },
+    ]);
+  });
+});
+
+describe("scanFiles: determinism and scale", () => {
+  it("returns the same result run after run, sorted by plain string order", async () => {
+    await writeTree(dir, {
+      "b.ts": "",
+      "B.ts": "",
+      "a/z.ts": "",
+      "a-b.ts": "",
+      "a.b/c.ts": "",
+      "_x.ts": "",
+      "big.ts": "x".repeat(50),
+      "bin.ts": Buffer.from([0]),
+    });
+    await link(dir, "l1", "a");
+    await link(dir, "l2.ts", "b.ts");
+    const first = await scanFiles(dir, { maxFileBytes: 10 });
+    const second = await scanFiles(dir, { maxFileBytes: 10 });
+    expect(second).toEqual(first);
+    expect(pathsOf(first)).toEqual(["B.ts", "_x.ts", "a-b.ts", "a.b/c.ts", "a/z.ts", "b.ts"]);
+    expect(first.diagnostics.map((d) => d.path)).toEqual(["big.ts", "bin.ts"]);
+  });
+
+  it("scans a few thousand files across many folders", async () => {
+    const files: Record<string, string> = {};
+    for (let d = 0; d < 50; d++) for (let f = 0; f < 60; f++) files[`pkg${d}/src/file${f}.ts`] = `export const v${f} = ${d};\n`;
+    await writeTree(dir, files);
+    const result = await scanFiles(dir);
+    expect(result.files).toHaveLength(3000);
+    expect(pathsOf(result)).toEqual(Object.keys(files).sort());
+  });
+});
