@@ -124,7 +124,7 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     kind: ImportKind,
     onlyFirst: boolean,
   ): ts.ResolvedModuleFull | undefined {
-    const isCommonJsFile = /\.c[jt]s$/.test(containingFile);
+    const isCommonJsFile = isCommonJsPath(containingFile);
     const list = variantsOf(config);
     for (const variant of onlyFirst ? list.slice(0, 1) : list) {
       const resolution = variant.options.moduleResolution;
@@ -217,7 +217,8 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
   }
 
   function resolve(fromPath: string, specifier: string, kind: ImportKind): Resolution {
-    const group = kind === "reference" ? "t" : kind === "require" ? "r" : "i";
+    // The memo is per folder and per resolution mode: a require (or any import in a .cts/.cjs file) may meet other conditions.
+    const group = kind === "reference" ? "t" : kind === "require" || isCommonJsPath(fromPath) ? "r" : "i";
     const key = `${parentOf(fromPath)}\0${group}\0${specifier}`;
     let outcome = memo.get(key);
     if (outcome === undefined) {
@@ -260,6 +261,10 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
 export function formatUnresolvedDiagnostic(resolution: Resolution, reason?: string): Diagnostic {
   const why = reason ?? "check the path, the tsconfig paths and the package name";
   return { kind: "unresolved", path: resolution.from, message: `cannot resolve "${resolution.specifier}" (${why})` };
+}
+
+function isCommonJsPath(path: string): boolean {
+  return /\.c[jt]s$/.test(path);
 }
 
 function matchesPattern(pattern: string, specifier: string): boolean {
