@@ -153,29 +153,40 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
   function resolveModule(fromPath: string, specifier: string, kind: ImportKind): Outcome {
     const containingFile = `${rootPath}/${fromPath}`;
     const config = loader.configForDirectory(parentOf(fromPath));
-    const alias = config.pathPatterns.find((pattern) => matchesPattern(pattern, specifier));
+    const alias = config.pathPatterns.find((pattern) => pattern !== "*" && matchesPattern(pattern, specifier));
     const isAlias = alias !== undefined;
     const builtin = isAlias ? undefined : builtinNameOf(specifier);
     if (builtin !== undefined) return { target: `pkg:node:${builtin}`, external: true };
 
-    let found = runTypeScript(config, specifier, containingFile, kind, false);
-    for (const reference of found === undefined ? config.references : []) {
+    // Fast path: a relative specifier naming a scanned file the way TypeScript would find it first.
+    if (isRelativeSpecifier(specifier) && !(config.options.moduleSuffixes?.length ?? 0)) {
+      const direct = findRelativeFile(parentOf(fromPath), specifier, scanned);
+      if (direct !== undefined) return { target: direct, external: false };
+    }
+    const name = isAlias ? undefined : packageNameOf(specifier);
+    const pkg = name === undefined ? undefined : workspace.packages.get(name);
+    // A bare name that is no workspace package ends external whatever TypeScript finds, unless
+    // baseUrl or a catch-all paths entry can map bare names to files.
+    const mapsBareNames = config.options.baseUrl !== undefined || config.pathPatterns.includes("*");
+    if (name !== undefined && pkg === undefined && !mapsBareNames) return { target: `pkg:${name}`, external: true };
+
+    const isBare = name !== undefined && pkg === undefined;
+    let found = runTypeScript(config, specifier, containingFile, kind, isBare);
+    for (const reference of found === undefined && !isBare ? config.references : []) {
       found = runTypeScript(loader.configAt(reference), specifier, containingFile, kind, true);
       if (found !== undefined) break;
     }
-    let outcome = found === undefined ? undefined : classify(found.resolvedFileName, specifier, isAlias);
+    const outcome = found === undefined ? undefined : classify(found.resolvedFileName, specifier, isAlias);
     if (outcome?.target !== undefined) return outcome;
 
-    const name = isAlias ? undefined : packageNameOf(specifier);
-    const pkg = name === undefined ? undefined : workspace.packages.get(name);
     if (name !== undefined && pkg !== undefined) {
       const subpath = specifier === name ? "." : `.${specifier.slice(name.length)}`;
       const entry = resolveWorkspaceEntry(pkg, subpath, scanned);
       if ("target" in entry) return { target: entry.target, external: false };
       return { external: false, reason: entry.reason };
     }
-    if (outcome !== undefined) return outcome;
     if (name !== undefined) return { target: `pkg:${name}`, external: true };
+    if (outcome !== undefined) return outcome;
     return { external: false, reason: reasonForMissing(fromPath, specifier, alias, config) };
   }
 
@@ -261,6 +272,30 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
 export function formatUnresolvedDiagnostic(resolution: Resolution, reason?: string): Diagnostic {
   const why = reason ?? "check the path, the tsconfig paths and the package name";
   return { kind: "unresolved", path: resolution.from, message: `cannot resolve "${resolution.specifier}" (${why})` };
+}
+
+/** Endings TypeScript tries, in its order, for a relative specifier by how it ends. */
+const RELATIVE_ENDINGS: ReadonlyArray<[written: string, tried: readonly string[]]> = [
+  [".js", [".ts", ".tsx", ".d.ts", ".js", ".jsx"]],
+  [".jsx", [".tsx", ".d.ts", ".jsx"]],
+  [".mjs", [".mts", ".d.mts", ".mjs"]],
+  [".cjs", [".cts", ".d.cts", ".cjs"]],
+];
+const EXTENSIONLESS_ENDINGS = [".ts", ".tsx", ".d.ts", ".js", ".jsx"];
+const TYPESCRIPT_ENDING = /\.(d\.)?[cm]?tsx?$/;
+
+/** The scanned file a relative specifier names directly (no folder index, no package.json): TypeScript's first choice. */
+function findRelativeFile(dir: string, specifier: string, scanned: ReadonlySet<string>): string | undefined {
+  if (specifier.endsWith("/")) return undefined;
+  const path = posix.join(dir, specifier);
+  if (path.startsWith("../") || path === "..") return undefined;
+  if (TYPESCRIPT_ENDING.test(path)) return scanned.has(path) ? path : undefined;
+  const row = RELATIVE_ENDINGS.find(([written]) => path.endsWith(written));
+  const stem = row === undefined ? path : path.slice(0, -row[0].length);
+  for (const ending of row === undefined ? EXTENSIONLESS_ENDINGS : row[1]) {
+    if (scanned.has(stem + ending)) return stem + ending;
+  }
+  return undefined;
 }
 
 function isCommonJsPath(path: string): boolean {
