@@ -12,7 +12,7 @@ describe("caches", () => {
     const edges = readEdges("graph-basics");
     // Aliases and folder indexes go through TypeScript (direct file hits do not), all with the tsconfig's own options.
     const throughTypeScript = edges.filter(
-      (edge) => edge.specifier.startsWith("@app/") || (edge.to?.endsWith("/index.ts") === true && !edge.specifier.endsWith(".js")),
+      (edge) => edge.to !== undefined && (edge.specifier.startsWith("@app/") || (edge.to.endsWith("/index.ts") && !edge.specifier.endsWith(".js"))),
     );
     for (const edge of throughTypeScript) resolver.resolve(edge.from, edge.specifier, edge.kind);
     const afterFirstPass = resolver.stats();
