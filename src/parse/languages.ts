@@ -10,6 +10,11 @@ export interface LanguageRow {
   language: LanguageId;
   /** Folder under grammars/ holding this language's .scm query files. */
   grammarDir: string;
+  /**
+   * A second grammar to try when this one finds syntax errors and the text
+   * looks like JSX (`<Capital`, `</`): plain .js files may hold JSX.
+   */
+  jsxFallback?: LanguageId;
 }
 
 /**
@@ -18,9 +23,46 @@ export interface LanguageRow {
  */
 export const LANGUAGES: readonly LanguageRow[] = [
   { extensions: [".ts", ".mts", ".cts"], language: "typescript", grammarDir: "typescript" },
-  { extensions: [".js", ".mjs", ".cjs"], language: "typescript", grammarDir: "typescript" },
+  { extensions: [".js", ".mjs", ".cjs"], language: "typescript", grammarDir: "typescript", jsxFallback: "tsx" },
   { extensions: [".tsx", ".jsx"], language: "tsx", grammarDir: "tsx" },
 ];
+
+/** Which tree-sitter grammar parses a language, and which query files (under grammars/) it runs. */
+export interface GrammarRow {
+  /** Folder under grammars/ holding the queries written for this grammar. */
+  grammarDir: string;
+  /** npm package exporting the grammar. */
+  grammarPackage: string;
+  /** Property of that package's export holding the grammar (`typescript`, `tsx`). */
+  grammarExport: string;
+  /**
+   * Query files, relative to grammars/, concatenated into one query so the
+   * tree is walked once. tsx reuses the typescript queries and adds JSX.
+   */
+  queryFiles: readonly string[];
+}
+
+/** Grammar and query files of each language. */
+export const GRAMMARS: Readonly<Record<LanguageId, GrammarRow>> = {
+  typescript: {
+    grammarDir: "typescript",
+    grammarPackage: "tree-sitter-typescript",
+    grammarExport: "typescript",
+    queryFiles: ["typescript/tags.scm", "typescript/imports.scm"],
+  },
+  tsx: {
+    grammarDir: "tsx",
+    grammarPackage: "tree-sitter-typescript",
+    grammarExport: "tsx",
+    queryFiles: ["typescript/tags.scm", "typescript/imports.scm", "tsx/jsx.scm"],
+  },
+};
+
+/** The table row of a path by its extension, or undefined when it is not a source file we read. */
+export function languageRowForPath(path: string): LanguageRow | undefined {
+  const lower = path.toLowerCase();
+  return LANGUAGES.find((row) => row.extensions.some((ext) => lower.endsWith(ext)));
+}
 
 /** Declaration-file endings: parsed as type sources only. */
 export const DECLARATION_SUFFIXES: readonly string[] = [".d.ts", ".d.mts", ".d.cts"];

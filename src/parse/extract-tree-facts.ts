@@ -1,0 +1,197 @@
+/**
+ * Run a language's one query over a tree and sort its captures into facts:
+ * definitions, imports, exports, references and vocabulary material. The
+ * capture names are the contract with the .scm files (see grammars/*\/README.md).
+ */
+import type Parser from "tree-sitter";
+import type { Definition, ExportFact, ImportFact, ReferenceFact } from "../types.js";
+import { isProseString } from "./build-vocabulary.js";
+import { addUse, createReferenceTally, referenceKindOf, summariseReferences } from "./count-references.js";
+import { indexModuleLevel } from "./index-module-level.js";
+import { type DefinitionCapture, definitionKindOf, readDefinition } from "./read-definition.js";
+import { type CommentSpans, sortCommentSpans } from "./read-doc-comment.js";
+import { readCallImport, readExportStatement, readImportStatement, readReferenceDirective } from "./read-module-statements.js";
+
+/** Facts read from one tree. */
+export interface TreeFacts {
+  definitions: Definition[];
+  imports: ImportFact[];
+  exports: ExportFact[];
+  references: ReferenceFact[];
+  /** Identifier and property names that are not definition sites → occurrences. */
+  identifierCounts: Map<string, number>;
+  /** Comment texts and prose string literals. */
+  prose: string[];
+}
+
+type Role =
+  | "definition"
+  | "reference"
+  | "local"
+  | "term-identifier"
+  | "term-comment"
+  | "term-string"
+  | "import-statement"
+  | "export-statement"
+  | "import-dynamic"
+  | "import-require"
+  | "import-reference"
+  | "ignore";
+
+const ROLES_BY_CAPTURE: Readonly<Record<string, Role>> = {
+  "term.identifier": "term-identifier",
+  "term.comment": "term-comment",
+  "term.string": "term-string",
+  "import.statement": "import-statement",
+  "export.statement": "export-statement",
+  "import.dynamic": "import-dynamic",
+  "import.require": "import-require",
+  "import.reference": "import-reference",
+};
+
+const roleCache = new Map<string, Role>();
+
+/** The role of a capture name, from its prefix (`definition.`, `reference.`, `local.`) or the table. */
+function roleOf(captureName: string): Role {
+  let role = roleCache.get(captureName);
+  if (role === undefined) {
+    if (captureName.startsWith("definition.")) role = "definition";
+    else if (captureName.startsWith("reference.")) role = "reference";
+    else if (captureName.startsWith("local.")) role = "local";
+    else role = ROLES_BY_CAPTURE[captureName] ?? "ignore";
+    roleCache.set(captureName, role);
+  }
+  return role;
+}
+
+/** Name nodes whose text is counted in the identifiers vocabulary by a self capture. */
+const COUNTED_NAME_TYPES: ReadonlySet<string> = new Set([
+  "identifier",
+  "type_identifier",
+  "property_identifier",
+  "private_property_identifier",
+  "shorthand_property_identifier_pattern",
+]);
+
+function bump(counts: Map<string, number>, name: string, by: number): void {
+  counts.set(name, (counts.get(name) ?? 0) + by);
+}
+
+/** Read every fact of a tree with the language's compiled query. */
+export function extractTreeFacts(tree: Parser.Tree, query: Parser.Query, text: string): TreeFacts {
+  const tally = createReferenceTally();
+  const candidates = new Map<number, DefinitionCapture>();
+  const identifierCounts = new Map<string, number>();
+  const prose: string[] = [];
+  const imports: ImportFact[] = [];
+  const exports: ExportFact[] = [];
+  const comments: CommentSpans = { starts: [], ends: [] };
+  const exportStatements: Parser.SyntaxNode[] = [];
+
+  for (const match of query.matches(tree.rootNode)) {
+    let outer: Parser.SyntaxNode | undefined;
+    let outerName = "";
+    let nameNode: Parser.SyntaxNode | undefined;
+    let source: Parser.SyntaxNode | undefined;
+    let body: Parser.SyntaxNode | undefined;
+    for (const capture of match.captures) {
+      if (capture.name === "name") nameNode = capture.node;
+      else if (capture.name === "container") body = capture.node;
+      else if (capture.name === "import.source") source = capture.node;
+      else if (capture.name !== "import.callee") {
+        outer = capture.node;
+        outerName = capture.name;
+      }
+    }
+    if (!outer) continue;
+    switch (roleOf(outerName)) {
+      case "definition": {
+        const kind = definitionKindOf(outerName);
+        if (!kind || !nameNode) break;
+        const start = nameNode.startIndex;
+        tally.bound.add(start);
+        const seen = candidates.get(start);
+        if (!seen || (seen.kind === "variable" && kind !== "variable")) {
+          const candidate: DefinitionCapture = { kind, declaration: outer, name: nameNode };
+          if (body) candidate.body = body;
+          candidates.set(start, candidate);
+        }
+        break;
+      }
+      case "reference": {
+        const kind = referenceKindOf(outerName);
+        if (!kind) break;
+        const node = nameNode ?? outer;
+        const start = node.startIndex;
+        const name = text.slice(start, node.endIndex);
+        addUse(tally, start, name, kind);
+        if (!nameNode) bump(identifierCounts, name, 1);
+        break;
+      }
+      case "local":
+        tally.bound.add(outer.startIndex);
+        break;
+      case "term-identifier":
+        bump(identifierCounts, text.slice(outer.startIndex, outer.endIndex), 1);
+        break;
+      case "term-comment": {
+        const start = outer.startIndex;
+        const end = outer.endIndex;
+        comments.starts.push(start);
+        comments.ends.push(end);
+        prose.push(text.slice(start, end));
+        break;
+      }
+      case "term-string": {
+        const value = text.slice(outer.startIndex, outer.endIndex);
+        if (isProseString(value)) prose.push(value);
+        break;
+      }
+      case "import-statement": {
+        const fact = readImportStatement(outer, text);
+        if (fact) imports.push(fact);
+        break;
+      }
+      case "export-statement":
+        exportStatements.push(outer);
+        break;
+      case "import-dynamic":
+      case "import-require":
+        if (source) imports.push(readCallImport(outer, source, outerName === "import.dynamic" ? "dynamic" : "require", text));
+        break;
+      case "import-reference": {
+        const fact = readReferenceDirective(text.slice(outer.startIndex, outer.endIndex), outer.startPosition.row + 1);
+        if (fact) imports.push(fact);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  const index = indexModuleLevel(tree.rootNode, text);
+  // Exports inside a namespace or `declare module "x"` are not the file's.
+  for (const statement of exportStatements) {
+    if (!index.topLevel.has(statement.startIndex)) continue;
+    const facts = readExportStatement(statement, text);
+    exports.push(...facts.exports);
+    if (facts.reexport) imports.push(facts.reexport);
+  }
+  const sortedComments = sortCommentSpans(comments);
+  const definitions: Definition[] = [];
+  for (const candidate of candidates.values()) {
+    const definition = readDefinition(candidate, index, sortedComments, text);
+    if (!definition) continue;
+    definitions.push(definition);
+    if (COUNTED_NAME_TYPES.has(candidate.name.type)) bump(identifierCounts, definition.name, -1);
+  }
+  imports.sort((a, b) => a.line - b.line);
+  return {
+    definitions,
+    imports,
+    exports,
+    references: summariseReferences(tally),
+    identifierCounts,
+    prose,
+  };
+}

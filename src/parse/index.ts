@@ -1,0 +1,90 @@
+/**
+ * The parse stage: one file's text → a ParsedFile (definitions, imports,
+ * exports, references, vocabulary). tree-sitter does the work; on a file
+ * where it finds syntax errors the TypeScript parser completes the imports,
+ * exports and module-level definitions. Never throws on bad source.
+ *
+ * @example
+ * import { parseSource } from "./parse/index.js";
+ * const parsed = parseSource("src/auth/token.ts", 'import { sign } from "./jwt";\nexport function issue() { return sign(); }\n', "typescript");
+ * parsed.imports[0]?.specifier // "./jwt"
+ * parsed.definitions[0]?.name  // "issue"
+ */
+import type { LanguageId, ParsedFile } from "../types.js";
+import { buildVocabulary } from "./build-vocabulary.js";
+import { extractTreeFacts } from "./extract-tree-facts.js";
+import { languageRowForPath } from "./languages.js";
+import { dedupeExports, markLocalExports, mergeDefinitions, sortDefinitions } from "./merge-facts.js";
+import { parseWithFallback, releaseTree } from "./parse-tree.js";
+import { readTypescriptFacts } from "./typescript-facts.js";
+
+export { GRAMMARS, LANGUAGES, isDeclarationPath, languageForPath, languageRowForPath } from "./languages.js";
+export type { GrammarRow, LanguageRow } from "./languages.js";
+export { grammarsDir, loadGrammar, loadLanguage, readQuerySource } from "./load-language.js";
+
+/** Estimated tokens of a text: characters / 4, rounded up. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** Line count of a text (a final newline does not start a line; an empty text has 0 lines). */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let lines = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+  return text.endsWith("\n") ? lines - 1 : lines;
+}
+
+/**
+ * Parse one file. Pure and synchronous; the parser and query of each
+ * language are created on first use and reused.
+ *
+ * @param path root-relative POSIX path (its extension picks the JSX fallback and the TypeScript script kind)
+ * @param text the file's content
+ * @param language grammar to parse with (see `languageForPath`)
+ * @param isDeclaration true for .d.ts / .d.mts / .d.cts files
+ *
+ * @example
+ * const parsed = parseSource("src/app.tsx", "export const App = () => <Header/>;", "tsx");
+ * parsed.references // [{ name: "Header", kind: "jsx", count: 1 }]
+ */
+export function parseSource(path: string, text: string, language: LanguageId, isDeclaration = false): ParsedFile {
+  const chosen = parseWithFallback(language, text, languageRowForPath(path)?.jsxFallback);
+  const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text);
+  releaseTree(chosen.tree);
+  const hasSyntaxErrors = chosen.errors > 0;
+
+  let { definitions, imports, exports } = facts;
+  if (hasSyntaxErrors) {
+    // The TypeScript parser recovers better: its imports and exports are the
+    // truth, and its definitions complete tree-sitter's.
+    const fromTypescript = readTypescriptFacts(path, text);
+    imports = fromTypescript.imports;
+    exports = fromTypescript.exports;
+    definitions = mergeDefinitions(fromTypescript.definitions, definitions);
+  } else {
+    sortDefinitions(definitions);
+  }
+  exports = dedupeExports(exports);
+  markLocalExports(definitions, exports);
+
+  const definitionNames: string[] = definitions.map((d) => d.name);
+  const defined = new Set(definitionNames);
+  for (const fact of exports) {
+    if (fact.kind !== "star" && fact.name !== "default" && !defined.has(fact.name)) definitionNames.push(fact.name);
+  }
+
+  return {
+    path,
+    language: chosen.loaded.language,
+    isDeclaration,
+    tokens: estimateTokens(text),
+    lines: countLines(text),
+    definitions,
+    imports,
+    exports,
+    references: facts.references,
+    vocabulary: buildVocabulary({ definitionNames, identifierCounts: facts.identifierCounts, prose: facts.prose }),
+    hasSyntaxErrors,
+  };
+}
