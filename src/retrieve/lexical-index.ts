@@ -19,7 +19,8 @@ export interface IndexedFile {
   isTest: boolean;
   /** Barrel: most of its statements re-export other modules. */
   isBarrel: boolean;
-  fields: Record<Field, Record<string, number>>;
+  /** Term counts per field (Maps: a term like "constructor" must never meet Object.prototype). */
+  fields: Record<Field, Map<string, number>>;
   lengths: Record<Field, number>;
   /** Names defined or exported here, lower-cased, for exact identifier matches. */
   definedNames: Set<string>;
@@ -44,7 +45,7 @@ export function isTestPath(path: string): boolean {
 
 /** Terms of a path: every segment split, extension dropped. */
 export function pathTerms(path: string): Record<string, number> {
-  const terms: Record<string, number> = {};
+  const terms: Record<string, number> = Object.create(null) as Record<string, number>;
   const withoutExtension = path.replace(/(\.d)?\.[cm]?[jt]sx?$/i, "");
   countTerms(terms, withoutExtension.replace(/\//g, " "));
   return terms;
@@ -56,17 +57,17 @@ function isBarrelFile(file: ParsedFile): boolean {
 }
 
 function indexFile(file: ParsedFile): IndexedFile {
-  const fields: Record<Field, Record<string, number>> = {
-    path: pathTerms(file.path),
-    definitions: file.vocabulary.definitions,
-    identifiers: file.vocabulary.identifiers,
-    comments: file.vocabulary.comments,
+  const fields: Record<Field, Map<string, number>> = {
+    path: new Map(Object.entries(pathTerms(file.path))),
+    definitions: new Map(Object.entries(file.vocabulary.definitions)),
+    identifiers: new Map(Object.entries(file.vocabulary.identifiers)),
+    comments: new Map(Object.entries(file.vocabulary.comments)),
   };
   const lengths = {} as Record<Field, number>;
   const allTerms = new Set<string>();
   for (const field of FIELDS) {
     let length = 0;
-    for (const [term, count] of Object.entries(fields[field])) {
+    for (const [term, count] of fields[field]) {
       length += count;
       allTerms.add(term);
     }

@@ -108,7 +108,7 @@ export function refine(
     for (const evaluation of high) {
       const file = index.byPath.get(evaluation.path);
       if (!file) continue;
-      for (const term of Object.keys(file.fields.definitions)) {
+      for (const term of file.fields.definitions.keys()) {
         if (known.has(term) || term.length < 3) continue;
         counts.set(term, (counts.get(term) ?? 0) + 1);
       }

@@ -75,5 +75,6 @@ export function termsOf(text: string): string[] {
 
 /** Add the terms of `text` to a term → count record. */
 export function countTerms(into: Record<string, number>, text: string, weight = 1): void {
-  for (const term of termsOf(text)) into[term] = (into[term] ?? 0) + weight;
+  // own properties only: a term such as "constructor" must not read Object.prototype
+  for (const term of termsOf(text)) into[term] = (Object.hasOwn(into, term) ? into[term]! : 0) + weight;
 }

@@ -59,7 +59,7 @@ export function scoreBm25f(
     let pseudoFrequency = 0;
     const fields: Field[] = [];
     for (const field of Object.keys(parameters.fieldWeights) as Field[]) {
-      const tf = file.fields[field][term];
+      const tf = file.fields[field].get(term);
       if (!tf) continue;
       const b = parameters.fieldB[field];
       const norm = 1 - b + (b * file.lengths[field]) / index.averageLengths[field];
