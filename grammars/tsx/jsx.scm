@@ -18,3 +18,7 @@
   (#match? @local.intrinsic "^[a-z]"))
 ((jsx_self_closing_element name: (identifier) @local.intrinsic)
   (#match? @local.intrinsic "^[a-z]"))
+
+; Attribute names are properties, text is prose.
+(jsx_attribute (property_identifier) @local.attribute)
+(jsx_text) @skip

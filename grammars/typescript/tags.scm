@@ -1,5 +1,10 @@
 ; Definitions and references of TypeScript and JavaScript.
 ;
+; Plain identifiers are not captured one by one (that is most of a file's
+; nodes): src/parse/scan-identifiers.ts finds them in the code text, outside
+; the `@skip` spans, and counts those not bound here (`@local.*`) as
+; `identifier` uses unless a pattern below gave the spot a stronger kind.
+;
 ; Tags convention: `@definition.<kind>` / `@reference.<kind>` on the outer node
 ; with the name inside as `@name`. When the outer node IS the name (a plain
 ; identifier, a type name) the pattern captures it once, without `@name`.
@@ -55,8 +60,6 @@
 (new_expression
   constructor: (member_expression property: (property_identifier) @name)) @reference.new
 (type_identifier) @reference.type
-(identifier) @reference.identifier
-(shorthand_property_identifier) @reference.identifier
 
 ; ---------------------------------------------- bound here, so not a use
 
@@ -67,6 +70,8 @@
 (catch_clause parameter: (identifier) @local.definition)
 (type_parameter name: (type_identifier) @local.definition)
 (pair_pattern value: (identifier) @local.definition)
+(pair_pattern key: (property_identifier) @local.property)
+(shorthand_property_identifier_pattern) @local.definition
 (array_pattern (identifier) @local.definition)
 (function_expression name: (identifier) @local.definition)
 (class name: (type_identifier) @local.definition)
@@ -80,10 +85,18 @@
   (export_clause (export_specifier name: (identifier) @local.export))
   source: (string))
 
-; ---------------------------------------------------- vocabulary only
+; Property names that are declared, not used.
+(property_signature name: (property_identifier) @local.property)
+(pair key: (property_identifier) @local.property)
+(object (method_definition name: (property_identifier) @local.property))
+(enum_body (property_identifier) @local.property)
+(enum_assignment name: (property_identifier) @local.property)
 
-(property_identifier) @term.identifier
-(private_property_identifier) @term.identifier
-(shorthand_property_identifier_pattern) @term.identifier
+; ------------------------------------- vocabulary and spans the scan skips
+
 (comment) @term.comment
 (string_fragment) @term.string
+(string) @skip
+(template_string (string_fragment) @skip)
+(escape_sequence) @skip
+(regex) @skip

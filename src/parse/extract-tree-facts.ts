@@ -10,6 +10,7 @@ import { addUse, createReferenceTally, referenceKindOf, summariseReferences } fr
 import { indexModuleLevel } from "./index-module-level.js";
 import { type DefinitionCapture, definitionKindOf, readDefinition } from "./read-definition.js";
 import { type CommentSpans, sortCommentSpans } from "./read-doc-comment.js";
+import { normaliseSpans, scanIdentifiers } from "./scan-identifiers.js";
 import { readCallImport, readExportStatement, readImportStatement, readReferenceDirective } from "./read-module-statements.js";
 
 /** Facts read from one tree. */
@@ -28,7 +29,7 @@ type Role =
   | "definition"
   | "reference"
   | "local"
-  | "term-identifier"
+  | "skip"
   | "term-comment"
   | "term-string"
   | "import-statement"
@@ -39,7 +40,7 @@ type Role =
   | "ignore";
 
 const ROLES_BY_CAPTURE: Readonly<Record<string, Role>> = {
-  "term.identifier": "term-identifier",
+  skip: "skip",
   "term.comment": "term-comment",
   "term.string": "term-string",
   "import.statement": "import-statement",
@@ -64,21 +65,17 @@ function roleOf(captureName: string): Role {
   return role;
 }
 
-/** Name nodes whose text is counted in the identifiers vocabulary by a self capture. */
-const COUNTED_NAME_TYPES: ReadonlySet<string> = new Set([
-  "identifier",
-  "type_identifier",
-  "property_identifier",
-  "private_property_identifier",
-  "shorthand_property_identifier_pattern",
-]);
-
 function bump(counts: Map<string, number>, name: string, by: number): void {
   counts.set(name, (counts.get(name) ?? 0) + by);
 }
 
-/** Read every fact of a tree with the language's compiled query. */
-export function extractTreeFacts(tree: Parser.Tree, query: Parser.Query, text: string): TreeFacts {
+/** Read every fact of a tree with the language's compiled query; `keywords` are never identifiers. */
+export function extractTreeFacts(
+  tree: Parser.Tree,
+  query: Parser.Query,
+  text: string,
+  keywords: ReadonlySet<string>,
+): TreeFacts {
   const tally = createReferenceTally();
   const candidates = new Map<number, DefinitionCapture>();
   const identifierCounts = new Map<string, number>();
@@ -87,6 +84,8 @@ export function extractTreeFacts(tree: Parser.Tree, query: Parser.Query, text: s
   const exports: ExportFact[] = [];
   const comments: CommentSpans = { starts: [], ends: [] };
   const exportStatements: Parser.SyntaxNode[] = [];
+  const skipStarts: number[] = [];
+  const skipEnds: number[] = [];
 
   for (const match of query.matches(tree.rootNode)) {
     let outer: Parser.SyntaxNode | undefined;
@@ -123,22 +122,23 @@ export function extractTreeFacts(tree: Parser.Tree, query: Parser.Query, text: s
         if (!kind) break;
         const node = nameNode ?? outer;
         const start = node.startIndex;
-        const name = text.slice(start, node.endIndex);
-        addUse(tally, start, name, kind);
-        if (!nameNode) bump(identifierCounts, name, 1);
+        addUse(tally, start, text.slice(start, node.endIndex), kind);
         break;
       }
       case "local":
         tally.bound.add(outer.startIndex);
         break;
-      case "term-identifier":
-        bump(identifierCounts, text.slice(outer.startIndex, outer.endIndex), 1);
+      case "skip":
+        skipStarts.push(outer.startIndex);
+        skipEnds.push(outer.endIndex);
         break;
       case "term-comment": {
         const start = outer.startIndex;
         const end = outer.endIndex;
         comments.starts.push(start);
         comments.ends.push(end);
+        skipStarts.push(start);
+        skipEnds.push(end);
         prose.push(text.slice(start, end));
         break;
       }
@@ -169,6 +169,11 @@ export function extractTreeFacts(tree: Parser.Tree, query: Parser.Query, text: s
     }
   }
 
+  scanIdentifiers(text, normaliseSpans(skipStarts, skipEnds), keywords, (start, name, isProperty) => {
+    bump(identifierCounts, name, 1);
+    if (!isProperty) addUse(tally, start, name, "identifier");
+  });
+
   const index = indexModuleLevel(tree.rootNode, text);
   // Exports inside a namespace or `declare module "x"` are not the file's.
   for (const statement of exportStatements) {
@@ -183,7 +188,7 @@ export function extractTreeFacts(tree: Parser.Tree, query: Parser.Query, text: s
     const definition = readDefinition(candidate, index, sortedComments, text);
     if (!definition) continue;
     definitions.push(definition);
-    if (COUNTED_NAME_TYPES.has(candidate.name.type)) bump(identifierCounts, definition.name, -1);
+    if (!definition.name.includes(".")) bump(identifierCounts, definition.name, -1);
   }
   imports.sort((a, b) => a.line - b.line);
   return {

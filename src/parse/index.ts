@@ -20,7 +20,7 @@ import { readTypescriptFacts } from "./typescript-facts.js";
 
 export { GRAMMARS, LANGUAGES, isDeclarationPath, languageForPath, languageRowForPath } from "./languages.js";
 export type { GrammarRow, LanguageRow } from "./languages.js";
-export { grammarsDir, loadGrammar, loadLanguage, readQuerySource } from "./load-language.js";
+export { grammarsDir, loadGrammar, loadLanguage, readKeywords, readQuerySource } from "./load-language.js";
 
 /** Estimated tokens of a text: characters / 4, rounded up. */
 export function estimateTokens(text: string): number {
@@ -50,7 +50,7 @@ export function countLines(text: string): number {
  */
 export function parseSource(path: string, text: string, language: LanguageId, isDeclaration = false): ParsedFile {
   const chosen = parseWithFallback(language, text, languageRowForPath(path)?.jsxFallback);
-  const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text);
+  const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text, chosen.loaded.keywords);
   releaseTree(chosen.tree);
   const hasSyntaxErrors = chosen.errors > 0;
 

@@ -40,6 +40,8 @@ export interface GrammarRow {
    * tree is walked once. tsx reuses the typescript queries and adds JSX.
    */
   queryFiles: readonly string[];
+  /** Word list (relative to grammars/, one a line, `#` comments) never counted as identifiers. */
+  keywordsFile: string;
 }
 
 /** Grammar and query files of each language. */
@@ -49,12 +51,14 @@ export const GRAMMARS: Readonly<Record<LanguageId, GrammarRow>> = {
     grammarPackage: "tree-sitter-typescript",
     grammarExport: "typescript",
     queryFiles: ["typescript/tags.scm", "typescript/imports.scm"],
+    keywordsFile: "typescript/keywords.txt",
   },
   tsx: {
     grammarDir: "tsx",
     grammarPackage: "tree-sitter-typescript",
     grammarExport: "tsx",
     queryFiles: ["typescript/tags.scm", "typescript/imports.scm", "tsx/jsx.scm"],
+    keywordsFile: "typescript/keywords.txt",
   },
 };
 

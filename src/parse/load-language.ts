@@ -16,6 +16,8 @@ export interface LoadedLanguage {
   language: LanguageId;
   parser: Parser;
   query: Parser.Query;
+  /** Words never counted as identifiers. */
+  keywords: ReadonlySet<string>;
 }
 
 const require = createRequire(import.meta.url);
@@ -64,6 +66,22 @@ export function readQuerySource(language: LanguageId): string {
 }
 
 /**
+ * The keyword list of a language: one word a line, `#` starts a comment.
+ *
+ * @example
+ * readKeywords("typescript").has("const") // true
+ */
+export function readKeywords(language: LanguageId): Set<string> {
+  const source = readFileSync(grammarsDir() + GRAMMARS[language].keywordsFile, "utf8");
+  const words = new Set<string>();
+  for (const line of source.split("\n")) {
+    const word = line.replace(/#.*/, "").trim();
+    if (word) words.add(word);
+  }
+  return words;
+}
+
+/**
  * The parser and compiled query of a language, created once.
  *
  * @example
@@ -76,7 +94,7 @@ export function loadLanguage(language: LanguageId): LoadedLanguage {
     const parser = new Parser();
     parser.setLanguage(grammar);
     const query = new Parser.Query(grammar, readQuerySource(language));
-    entry = { language, parser, query };
+    entry = { language, parser, query, keywords: readKeywords(language) };
     loaded.set(language, entry);
   }
   return entry;

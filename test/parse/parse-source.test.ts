@@ -237,6 +237,19 @@ describe("references", () => {
     expect(parsed.references.find((r) => r.name === "T")).toEqual({ name: "T", kind: "type", count: 1 });
   });
 
+  test("plain identifiers: keys, properties, strings, comments and keywords are not uses; spread and shorthand are", () => {
+    const parsed = ts('const o = { key: 1, short, ...spread, m() {} };\nconsole.log(o.prop, "word", /re/g, `t ${inTemplate}`); // note\ninterface I { field: string }');
+    expect(parsed.references).toEqual([
+      { name: "inTemplate", kind: "identifier", count: 1 },
+      { name: "log", kind: "member-call", count: 1 },
+      { name: "console", kind: "identifier", count: 1 },
+      { name: "o", kind: "identifier", count: 1 },
+      { name: "short", kind: "identifier", count: 1 },
+      { name: "spread", kind: "identifier", count: 1 },
+    ].sort((a, b) => (a.name < b.name ? -1 : 1)));
+    expect(parsed.vocabulary.identifiers).toMatchObject({ key: 1, prop: 1, field: 1 });
+  });
+
   test("JSX elements in .tsx: capitalised and member names, closing tags and intrinsics not counted", () => {
     const parsed = parseSource(
       "src/app.tsx",
