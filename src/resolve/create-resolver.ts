@@ -122,11 +122,10 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     specifier: string,
     containingFile: string,
     kind: ImportKind,
-    onlyFirst: boolean,
+    maxVariants: number,
   ): ts.ResolvedModuleFull | undefined {
     const isCommonJsFile = isCommonJsPath(containingFile);
-    const list = variantsOf(config);
-    for (const variant of onlyFirst ? list.slice(0, 1) : list) {
+    for (const variant of variantsOf(config).slice(0, maxVariants)) {
       const resolution = variant.options.moduleResolution;
       const isModeAware = resolution === ts.ModuleResolutionKind.Bundler || (resolution !== undefined && NODE_STYLE.has(resolution));
       const mode = !isModeAware ? undefined : kind === "require" || isCommonJsFile ? ts.ModuleKind.CommonJS : ts.ModuleKind.ESNext;
@@ -147,6 +146,9 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     }
     const target = findSourceTwin(rel, scanned);
     if (target !== undefined) return { target, external: false };
+    // TypeScript keeps symlinked paths of relative imports as written: the scan lists the real file.
+    const real = host.realpath(absPath);
+    if (real !== absPath && host.isInsideRoot(real)) return classify(real, specifier, isAlias);
     return { external: false, reason: `resolves to ${rel}, which is not a scanned source file` };
   }
 
@@ -158,9 +160,10 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     const builtin = isAlias ? undefined : builtinNameOf(specifier);
     if (builtin !== undefined) return { target: `pkg:node:${builtin}`, external: true };
 
-    // Fast path: a relative specifier naming a scanned file the way TypeScript would find it first.
-    if (isRelativeSpecifier(specifier) && !(config.options.moduleSuffixes?.length ?? 0)) {
-      const direct = findRelativeFile(parentOf(fromPath), specifier, scanned);
+    // Fast path: a relative specifier naming a scanned file (or a folder's index) the way TypeScript would find it first.
+    const isRelative = isRelativeSpecifier(specifier);
+    if (isRelative && !(config.options.moduleSuffixes?.length ?? 0)) {
+      const direct = findRelativeFile(parentOf(fromPath), specifier, scanned) ?? findFolderIndex(parentOf(fromPath), specifier);
       if (direct !== undefined) return { target: direct, external: false };
     }
     const name = isAlias ? undefined : packageNameOf(specifier);
@@ -170,10 +173,12 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     const mapsBareNames = config.options.baseUrl !== undefined || config.pathPatterns.includes("*");
     if (name !== undefined && pkg === undefined && !mapsBareNames) return { target: `pkg:${name}`, external: true };
 
+    // Bare names need only the configured mode (the answer is external anyway); relative paths
+    // are found by Bundler whenever NodeNext finds them; aliases and workspace packages try all.
     const isBare = name !== undefined && pkg === undefined;
-    let found = runTypeScript(config, specifier, containingFile, kind, isBare);
+    let found = runTypeScript(config, specifier, containingFile, kind, isBare ? 1 : isRelative ? 2 : 3);
     for (const reference of found === undefined && !isBare ? config.references : []) {
-      found = runTypeScript(loader.configAt(reference), specifier, containingFile, kind, true);
+      found = runTypeScript(loader.configAt(reference), specifier, containingFile, kind, 1);
       if (found !== undefined) break;
     }
     const outcome = found === undefined ? undefined : classify(found.resolvedFileName, specifier, isAlias);
@@ -188,6 +193,15 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     if (name !== undefined) return { target: `pkg:${name}`, external: true };
     if (outcome !== undefined) return outcome;
     return { external: false, reason: reasonForMissing(fromPath, specifier, alias, config) };
+  }
+
+  /** `./models` → `models/index.ts` when the folder has no package.json (which TypeScript would read first). */
+  function findFolderIndex(dir: string, specifier: string): string | undefined {
+    const folder = posix.join(dir, specifier);
+    if (folder.startsWith("../") || folder === "..") return undefined;
+    const index = findRelativeFile(folder, "./index", scanned);
+    if (index === undefined) return undefined;
+    return host.fileExists(`${rootPath}/${folder === "." ? "" : `${folder}/`}package.json`) ? undefined : index;
   }
 
   function reasonForMissing(fromPath: string, specifier: string, alias: string | undefined, config: ResolverConfig): string {

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -8,7 +8,7 @@ import { createRootHost } from "../../src/resolve/root-host.js";
 import { writeTree } from "./helpers.js";
 
 /** fs functions TypeScript's sys and this stage could read or stat with. */
-const FS_FUNCTIONS = ["readFileSync", "statSync", "lstatSync", "existsSync", "readdirSync", "realpathSync", "accessSync", "openSync"] as const;
+const FS_FUNCTIONS = ["readFileSync", "statSync", "lstatSync", "readlinkSync", "existsSync", "readdirSync", "realpathSync", "accessSync", "openSync"] as const;
 
 /** Records every path handed to fs while `run` runs. */
 function recordFsPaths(run: () => void): string[] {
@@ -57,6 +57,10 @@ describe("the root is a wall", () => {
     "work/project/packages/lib/tsconfig.json": JSON.stringify({ extends: ["../../tsconfig.json", "/etc/tsconfig.json"] }),
     "work/project/packages/lib/index.ts": "export {};\n",
   });
+  // Links inside the root: one leading out (never followed), one leading to a sibling folder (followed).
+  symlinkSync("../../secret", join(root, "src", "linked-out"));
+  symlinkSync(join(sandbox, "work", "secret", "key.ts"), join(root, "src", "key-link.ts"));
+  symlinkSync("../src", join(root, "packages", "linked-in"));
   afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
   afterEach(() => vi.restoreAllMocks());
 
@@ -77,6 +81,10 @@ describe("the root is a wall", () => {
         resolver.resolve("src/main.ts", "outer", "reference"),
         resolver.resolve("src/main.ts", "../../outside.json", "reference"),
         resolver.resolve("packages/lib/index.ts", "../../src/util", "static"),
+        resolver.resolve("src/main.ts", "./linked-out/key", "static"),
+        resolver.resolve("src/main.ts", "./key-link", "static"),
+        resolver.resolve("src/main.ts", "@app/linked-out/key", "static"),
+        resolver.resolve("packages/lib/index.ts", "../linked-in/util", "static"),
       ];
       diagnostics = [...resolver.diagnostics];
     });
@@ -94,6 +102,10 @@ describe("the root is a wall", () => {
       { from: "src/main.ts", specifier: "outer", target: "pkg:outer", external: true },
       { from: "src/main.ts", specifier: "../../outside.json", external: false },
       { from: "packages/lib/index.ts", specifier: "../../src/util", target: "src/util.ts", external: false },
+      { from: "src/main.ts", specifier: "./linked-out/key", external: false },
+      { from: "src/main.ts", specifier: "./key-link", external: false },
+      { from: "src/main.ts", specifier: "@app/linked-out/key", external: false },
+      { from: "packages/lib/index.ts", specifier: "../linked-in/util", target: "src/util.ts", external: false },
     ]);
     expect(diagnostics).toEqual([
       {
