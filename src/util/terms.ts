@@ -41,15 +41,15 @@ export function normaliseTerm(word: string): string {
   else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   // derivational and verbal suffixes, longest first; the stem must keep a vowel and 3+ letters
   for (const suffix of ["ations", "ation", "ition", "ating", "ated", "ate", "ments", "ment", "ings", "ing", "ers", "er", "ed"]) {
-    if (w.endsWith(suffix)) {
-      const stem = w.slice(0, -suffix.length);
-      if (stem.length >= 3 && VOWEL.test(stem)) {
-        w = stem;
-        // doubled consonant: "mapped" → "mapp" → "map"
-        if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
-      }
-      break;
-    }
+    if (!w.endsWith(suffix)) continue;
+    const stem = w.slice(0, -suffix.length);
+    // "-ate"/"-ation" only fold on long stems (authenticate, authentication → authentic; update, creation stay whole)
+    const minimum = suffix.startsWith("at") ? 5 : 3;
+    if (stem.length < minimum || !VOWEL.test(stem)) continue;
+    w = stem;
+    // doubled consonant: "mapped" → "mapp" → "map"
+    if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+    break;
   }
   // final e / y: expire, expiry → expir
   if (w.length > 4 && /[ey]$/.test(w)) w = w.slice(0, -1);
