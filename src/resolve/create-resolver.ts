@@ -15,7 +15,7 @@ import { createConfigLoader, type ResolverConfig } from "./load-tsconfig.js";
 import { builtinNameOf, isRelativeSpecifier, packageNameOf, packageNameOfNodeModulesPath } from "./package-name.js";
 import { createRootHost } from "./root-host.js";
 import { findSourceTwin } from "./source-twins.js";
-import { findWorkspacePackages, resolveWorkspaceEntry, type WorkspacePackage } from "./workspace-packages.js";
+import { findWorkspacePackages, resolveWorkspaceEntry } from "./workspace-packages.js";
 
 /** Turns the specifiers of scanned files into {@link Resolution}s. */
 export interface Resolver {

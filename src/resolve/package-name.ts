@@ -9,7 +9,10 @@ const BUILTINS: ReadonlySet<string> = new Set(builtinModules.filter((name) => !n
 /** Prefixes that bundler and tsconfig aliases use but no npm package can start with. */
 const ALIAS_PREFIXES = ["~", "#", "@/", "$"];
 
-/** True for a specifier that names a file by path: `./x`, `../x`, `/x`, `.`, `..`. */
+/**
+ * True for a specifier that names a file by path: `./x`, `../x`, `/x`, `.`, `..`.
+ * @example isRelativeSpecifier("../models") // true; isRelativeSpecifier("@app/models") // false
+ */
 export function isRelativeSpecifier(specifier: string): boolean {
   return (
     specifier === "." ||
@@ -54,6 +57,7 @@ export function builtinNameOf(specifier: string): string | undefined {
 /**
  * The package a path inside `node_modules` belongs to
  * (`node_modules/@types/node/fs.d.ts` → `@types/node`), or undefined.
+ * @example packageNameOfNodeModulesPath("node_modules/.pnpm/x@1/node_modules/x/index.d.ts") // "x"
  */
 export function packageNameOfNodeModulesPath(path: string): string | undefined {
   const index = path.lastIndexOf("node_modules/");

@@ -22,7 +22,10 @@ export const SOURCE_ENDINGS = [
 /** Build-output folders that usually mirror `src/`. */
 const BUILD_DIRS = new Set(["dist", "lib", "build", "out", "esm", "cjs", "types", "typings"]);
 
-/** `a/b.d.ts` → `a/b`; a path without a known ending comes back whole. */
+/**
+ * `a/b.d.ts` → `a/b`; a path without a known ending comes back whole.
+ * @example stripSourceEnding("src/view.d.mts") // "src/view"
+ */
 export function stripSourceEnding(path: string): string {
   const lower = path.toLowerCase();
   const ending = STRIPPED_ENDINGS.find((end) => lower.endsWith(end));
@@ -45,6 +48,7 @@ export function findSourceTwin(path: string, scanned: ReadonlySet<string>): stri
 
 /**
  * Like {@link findSourceTwin}, also trying `<stem>/index.*`.
+ * @example findSourceFileOrIndex("src/models", new Set(["src/models/index.ts"])) // "src/models/index.ts"
  */
 export function findSourceFileOrIndex(path: string, scanned: ReadonlySet<string>): string | undefined {
   return findSourceTwin(path, scanned) ?? findSourceTwin(posix.join(stripSourceEnding(path), "index"), scanned);
@@ -55,6 +59,7 @@ export function findSourceFileOrIndex(path: string, scanned: ReadonlySet<string>
  * `dist/esm/x.js` → `src/x.ts`, then `x.ts` at the package root.
  * @param packageDir root-relative package folder ("" for the root)
  * @param target package-relative path as written in package.json ("./dist/x.js")
+ * @example findSourceForBuildOutput("packages/a", "./dist/esm/x.js", new Set(["packages/a/src/x.ts"])) // "packages/a/src/x.ts"
  */
 export function findSourceForBuildOutput(
   packageDir: string,
