@@ -75,11 +75,8 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
       if (resolution.external) external++;
       else if (!resolution.target) {
         unresolved++;
-        diagnostics.push({
-          kind: "unresolved",
-          path: file.path,
-          message: `unresolved: "${fact.specifier}" on line ${fact.line} (no file under the root matches; check tsconfig paths)`,
-        });
+        const diagnostic = resolver.diagnose(resolution);
+        if (diagnostic) diagnostics.push({ ...diagnostic, message: `${diagnostic.message} on line ${fact.line}` });
       }
     }
     resolved.set(file.path, targets);

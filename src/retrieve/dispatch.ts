@@ -6,7 +6,7 @@
  */
 import type { IndexedFile } from "./lexical-index.js";
 import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
-import { scoreBm25f, type LexicalScore } from "./signals/bm25f.js";
+import { DEFAULT_BM25F, scoreBm25f, type Bm25fParameters, type LexicalScore } from "./signals/bm25f.js";
 
 export interface Candidate {
   path: string;
@@ -25,6 +25,7 @@ export interface DispatchOptions {
   excludeTests: boolean;
   /** Path filter from the caller's include/exclude globs. */
   isAllowed: (path: string) => boolean;
+  bm25f?: Bm25fParameters;
 }
 
 /** Task identifiers (lower-cased) that the file defines by exactly that name. */
@@ -47,7 +48,7 @@ export function dispatch(
   for (const file of context.index.files) {
     if (query.excluded.has(file.path) || !options.isAllowed(file.path)) continue;
     if (options.excludeTests && file.isTest) continue;
-    const lexical = scoreBm25f(context.index, file, weighted);
+    const lexical = scoreBm25f(context.index, file, weighted, options.bm25f ?? DEFAULT_BM25F);
     const definesIdentifiers = definedIdentifiers(file, query.identifiers);
     if (lexical.score <= 0 && definesIdentifiers.length === 0 && !query.focus.has(file.path) && !carried.has(file.path)) continue;
     scored.push({ path: file.path, file, lexical, definesIdentifiers });

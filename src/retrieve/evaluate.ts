@@ -39,11 +39,11 @@ export interface EvaluateParameters {
 
 export const DEFAULT_EVALUATE: EvaluateParameters = {
   sizeWeight: 0.1,
-  identifierBonus: 0.5,
+  identifierBonus: 1,
   propagationSeeds: 5,
-  forwardShare: 0.2,
-  backwardShare: 0.05,
-  pagerankWeight: 0.1,
+  forwardShare: 0.1,
+  backwardShare: 0,
+  pagerankWeight: 0.02,
   secondaryFilePrior: 0.5,
   contextRatio: 0.85,
   patternBonus: 0.05,

@@ -9,7 +9,8 @@ import type { ParsedFile } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { countTerms, splitIdentifier } from "../util/terms.js";
 
-export const FIELDS = ["path", "definitions", "identifiers", "comments"] as const;
+/** name: the file's base name; folder: the folders above it. */
+export const FIELDS = ["name", "folder", "definitions", "identifiers", "comments"] as const;
 export type Field = (typeof FIELDS)[number];
 
 export interface IndexedFile {
@@ -43,12 +44,14 @@ export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
 }
 
-/** Terms of a path: every segment split, extension dropped. */
-export function pathTerms(path: string): Record<string, number> {
-  const terms: Record<string, number> = Object.create(null) as Record<string, number>;
-  const withoutExtension = path.replace(/(\.d)?\.[cm]?[jt]sx?$/i, "");
-  countTerms(terms, withoutExtension.replace(/\//g, " "));
-  return terms;
+/** Terms of a path's base name (extension dropped) and of its folders. */
+export function pathTerms(path: string): { name: Map<string, number>; folder: Map<string, number> } {
+  const slash = path.lastIndexOf("/");
+  const name: Record<string, number> = Object.create(null) as Record<string, number>;
+  const folder: Record<string, number> = Object.create(null) as Record<string, number>;
+  countTerms(name, path.slice(slash + 1).replace(/(\.d)?\.[cm]?[jt]sx?$/i, ""));
+  if (slash > 0) countTerms(folder, path.slice(0, slash).replace(/\//g, " "));
+  return { name: new Map(Object.entries(name)), folder: new Map(Object.entries(folder)) };
 }
 
 function isBarrelFile(file: ParsedFile): boolean {
@@ -57,8 +60,10 @@ function isBarrelFile(file: ParsedFile): boolean {
 }
 
 function indexFile(file: ParsedFile): IndexedFile {
+  const { name, folder } = pathTerms(file.path);
   const fields: Record<Field, Map<string, number>> = {
-    path: new Map(Object.entries(pathTerms(file.path))),
+    name,
+    folder,
     definitions: new Map(Object.entries(file.vocabulary.definitions)),
     identifiers: new Map(Object.entries(file.vocabulary.identifiers)),
     comments: new Map(Object.entries(file.vocabulary.comments)),
@@ -100,7 +105,7 @@ function indexFile(file: ParsedFile): IndexedFile {
 export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
   const files = [...codeGraph.files.values()].map(indexFile).sort((a, b) => byCodeUnit(a.path, b.path));
   const documentFrequency = new Map<string, number>();
-  const totals: Record<Field, number> = { path: 0, definitions: 0, identifiers: 0, comments: 0 };
+  const totals = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
   for (const file of files) {
     for (const term of file.allTerms) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
     for (const field of FIELDS) totals[field] += file.lengths[field];

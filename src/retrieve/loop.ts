@@ -13,6 +13,17 @@ import { bandOf, DEFAULT_EVALUATE, evaluate, type EvaluateParameters, type Evalu
 import { expandWithThesaurus, parseTask, type TaskQuery } from "./query.js";
 import { DEFAULT_REFINE, refine, type RefineParameters } from "./refine.js";
 import type { CycleQuery, Keyword, RetrievalContext } from "./retrieval-context.js";
+import { DEFAULT_BM25F, type Bm25fParameters } from "./signals/bm25f.js";
+
+/** The BM25F parameters with the caller's overrides. */
+export function bm25fParameters(options: RetrieveOptions): Bm25fParameters {
+  const tuning = options.tuning?.bm25f;
+  return {
+    k1: tuning?.k1 ?? DEFAULT_BM25F.k1,
+    fieldWeights: { ...DEFAULT_BM25F.fieldWeights, ...tuning?.fieldWeights },
+    fieldB: { ...DEFAULT_BM25F.fieldB, ...tuning?.fieldB },
+  };
+}
 
 export const CONTEXT_THRESHOLD = 0.7;
 const MIN_HIGH_FILES = 3;
@@ -63,7 +74,12 @@ export interface RetrieveOptions {
   /** Ranked files returned (default 50). */
   maxResults?: number;
   /** Parameter overrides, for experiments. */
-  tuning?: { evaluate?: Partial<EvaluateParameters>; refine?: Partial<RefineParameters>; maxCandidates?: number };
+  tuning?: {
+    evaluate?: Partial<EvaluateParameters>;
+    refine?: Partial<RefineParameters>;
+    bm25f?: { k1?: number; fieldWeights?: Partial<Bm25fParameters["fieldWeights"]>; fieldB?: Partial<Bm25fParameters["fieldB"]> };
+    maxCandidates?: number;
+  };
 }
 
 export const DEFAULT_MAX_CYCLES = 3;
@@ -166,7 +182,7 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
     const candidates = dispatch(
       context,
       query,
-      { maxCandidates: options.tuning?.maxCandidates ?? 40, excludeTests, isAllowed },
+      { maxCandidates: options.tuning?.maxCandidates ?? 40, excludeTests, isAllowed, bm25f: bm25fParameters(options) },
       carried,
     );
     let evaluations = evaluate(context, candidates, query, evaluateParameters);

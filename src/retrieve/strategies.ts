@@ -18,8 +18,8 @@ import { personalizedPageRank } from "./signals/personalized-pagerank.js";
 
 const PLAIN_BM25: Bm25fParameters = {
   k1: 1.2,
-  fieldWeights: { path: 1, definitions: 1, identifiers: 1, comments: 1 },
-  fieldB: { path: 0.75, definitions: 0.75, identifiers: 0.75, comments: 0.75 },
+  fieldWeights: { name: 1, folder: 1, definitions: 1, identifiers: 1, comments: 1 },
+  fieldB: { name: 0.75, folder: 0.75, definitions: 0.75, identifiers: 0.75, comments: 0.75 },
 };
 
 function toEvaluations(scores: Map<string, number>, describe: (path: string) => { reason: string; terms: string[] }): Evaluation[] {

@@ -18,9 +18,9 @@ export interface Bm25fParameters {
 }
 
 export const DEFAULT_BM25F: Bm25fParameters = {
-  k1: 1.2,
-  fieldWeights: { path: 3, definitions: 2, identifiers: 1, comments: 0.3 },
-  fieldB: { path: 0.3, definitions: 0.75, identifiers: 0.75, comments: 0.75 },
+  k1: 2,
+  fieldWeights: { name: 3, folder: 1.5, definitions: 2, identifiers: 1, comments: 0.6 },
+  fieldB: { name: 0.3, folder: 0.3, definitions: 0.75, identifiers: 0.75, comments: 0.75 },
 };
 
 export interface TermMatch {
