@@ -28,6 +28,12 @@ export interface DispatchOptions {
   bm25f?: Bm25fParameters;
 }
 
+/** An excluded file comes back when a term REFINE just added names it (in its file name or its definitions). */
+export function isRecalled(file: IndexedFile, newTerms: ReadonlySet<string>): boolean {
+  for (const term of newTerms) if (file.fields.name.has(term) || file.fields.definitions.has(term)) return true;
+  return false;
+}
+
 /** Task identifiers (lower-cased) that the file defines by exactly that name. */
 export function definedIdentifiers(file: IndexedFile, identifiers: readonly string[]): string[] {
   return identifiers.filter((id) => file.definedNames.has(id));
@@ -46,7 +52,8 @@ export function dispatch(
   const weighted = query.keywords.map((k) => ({ term: k.term, weight: k.weight }));
   const scored: Candidate[] = [];
   for (const file of context.index.files) {
-    if (query.excluded.has(file.path) || !options.isAllowed(file.path)) continue;
+    if (!options.isAllowed(file.path)) continue;
+    if (query.excluded.has(file.path) && !isRecalled(file, query.newTerms)) continue;
     if (options.excludeTests && file.isTest) continue;
     const lexical = scoreBm25f(context.index, file, weighted, options.bm25f ?? DEFAULT_BM25F);
     const definesIdentifiers = definedIdentifiers(file, query.identifiers);

@@ -7,11 +7,15 @@
  *       + graph evidence: personalized PageRank from the lexical seeds over
  *         import and reference links, and a share of the score of the
  *         best files that import it.
- * relevance maps score / best score onto the pattern's bands: the files
- * within `contextRatio` of the best reach 0.7 (the context).
+ * relevance mixes how strong a file's score is (score / best score) with
+ * how much of the task it covers (the share of the task's concepts, by
+ * weight, its terms match), plus a link bonus for files that import or are
+ * imported by a strong file; the mix maps onto the pattern's bands so that a
+ * mix of `contextRatio` reaches 0.7 (the context).
  */
 import type { RelevanceBand } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
+import { coverageOf } from "./concepts.js";
 import type { Candidate } from "./dispatch.js";
 import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
 import { personalizedPageRank } from "./signals/personalized-pagerank.js";
@@ -35,6 +39,10 @@ export interface EvaluateParameters {
   contextRatio: number;
   /** Bonus, as a share of the best lexical score, for sitting in a folder of an earlier high file. */
   patternBonus: number;
+  /** Weight of score strength against concept coverage in relevance (1 = strength only). */
+  strengthWeight: number;
+  /** Share of a linked strong file's mix added to a file's own. */
+  linkBonus: number;
 }
 
 export const DEFAULT_EVALUATE: EvaluateParameters = {
@@ -47,6 +55,8 @@ export const DEFAULT_EVALUATE: EvaluateParameters = {
   secondaryFilePrior: 0.5,
   contextRatio: 0.85,
   patternBonus: 0.05,
+  strengthWeight: 0.6,
+  linkBonus: 0.1,
 };
 
 export interface Evaluation {
@@ -163,20 +173,47 @@ export function evaluate(
   }
   const best = Math.max(1e-12, ...finalScores.values());
 
+  // relevance: strength and coverage, then a bonus for links to strong files
+  const mixes = new Map<string, number>();
+  const coverages = new Map<string, string[]>();
+  for (const candidate of candidates) {
+    const ratio = (finalScores.get(candidate.path) ?? 0) / best;
+    const { coverage, covered } = coverageOf(query, new Set(candidate.lexical.matches.map((m) => m.term)));
+    coverages.set(candidate.path, covered);
+    const mix = query.concepts.size > 0 ? parameters.strengthWeight * ratio + (1 - parameters.strengthWeight) * coverage : ratio;
+    mixes.set(candidate.path, mix);
+  }
+  const linked = new Map<string, { mix: number; via: string }>();
+  for (const [path, mix] of mixes) {
+    if (mix < parameters.contextRatio) continue;
+    const neighbours = [...(context.links.out.get(path)?.keys() ?? []), ...(context.links.in.get(path)?.keys() ?? [])];
+    for (const neighbour of neighbours) {
+      if (neighbour === path || !mixes.has(neighbour)) continue;
+      const previous = linked.get(neighbour);
+      if (!previous || mix > previous.mix || (mix === previous.mix && byCodeUnit(path, previous.via) < 0)) {
+        linked.set(neighbour, { mix, via: path });
+      }
+    }
+  }
+
   const evaluations: Evaluation[] = candidates.map((candidate) => {
     const score = finalScores.get(candidate.path) ?? 0;
-    const relevance = relevanceOfRatio(score / best, parameters.contextRatio);
+    const link = linked.get(candidate.path);
+    const mix = (mixes.get(candidate.path) ?? 0) + (link ? parameters.linkBonus * link.mix : 0);
+    const relevance = relevanceOfRatio(mix, parameters.contextRatio);
+    const carried = [...(carriedBy.get(candidate.path) ?? [])];
+    if (link) carried.unshift(`linked to ${link.via}`);
     return {
       path: candidate.path,
       relevance,
       score,
-      reason: reasonOf(candidate, carriedBy.get(candidate.path) ?? []),
+      reason: reasonOf(candidate, carried, coverages.get(candidate.path) ?? [], query.concepts.size),
       missingContext: [],
       matchedTerms: candidate.lexical.matches.map((m) => m.term),
       ...(candidate.expandedFrom ? { expandedFrom: candidate.expandedFrom } : {}),
     };
   });
-  evaluations.sort((a, b) => b.score - a.score || byCodeUnit(a.path, b.path));
+  evaluations.sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
   const inContext = new Set(evaluations.filter((e) => e.relevance >= 0.7).map((e) => e.path));
   for (const evaluation of evaluations) {
     if (evaluation.relevance >= 0.5) evaluation.missingContext = missingContextOf(context, evaluation.path, inContext);
@@ -185,8 +222,9 @@ export function evaluate(
 }
 
 /** One line: which terms matched where, which names it defines, which edges carried it. */
-function reasonOf(candidate: Candidate, carried: readonly string[]): string {
+function reasonOf(candidate: Candidate, carried: readonly string[], covered: readonly string[], concepts: number): string {
   const parts: string[] = [];
+  if (concepts > 0) parts.push(`covers ${covered.length}/${concepts} task concepts`);
   if (candidate.definesIdentifiers.length > 0) parts.push(`defines ${candidate.definesIdentifiers.join(", ")}`);
   const matches = candidate.lexical.matches.slice(0, 4).map((m) => `${m.term} (${m.fields.join("+")})`);
   if (matches.length > 0) parts.push(`matches ${matches.join(", ")}`);

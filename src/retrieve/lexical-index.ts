@@ -7,7 +7,7 @@
 import type { CodeGraph } from "../graph/code-graph.js";
 import type { ParsedFile } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
-import { countTerms, splitIdentifier } from "../util/terms.js";
+import { countTerms, splitIdentifier, termsOf } from "../util/terms.js";
 
 /** name: the file's base name; folder: the folders above it. */
 export const FIELDS = ["name", "folder", "definitions", "identifiers", "comments"] as const;
@@ -25,6 +25,8 @@ export interface IndexedFile {
   lengths: Record<Field, number>;
   /** Names defined or exported here, lower-cased, for exact identifier matches. */
   definedNames: Set<string>;
+  /** The terms of each definition name (`issueRefreshToken` → issu, refresh, token), for co-occurrence. */
+  definitionTerms: string[][];
   /** Every term of the file (any field). */
   allTerms: Set<string>;
 }
@@ -84,9 +86,11 @@ function indexFile(file: ParsedFile): IndexedFile {
   // the file's own name counts as a defined name: src/query-cache.ts defines "queryCache"
   const base = file.path.slice(file.path.lastIndexOf("/") + 1).replace(/(\.d)?\.[cm]?[jt]sx?$/i, "");
   definedNames.add(splitIdentifier(base).join(""));
+  const definitionTerms = [...new Set(file.definitions.map((d) => d.name))].map((name) => termsOf(name));
   return {
     path: file.path,
     tokens: file.tokens,
+    definitionTerms,
     isDeclaration: file.isDeclaration,
     isTest: isTestPath(file.path),
     isBarrel: isBarrelFile(file),

@@ -8,11 +8,12 @@ import picomatch from "picomatch";
 import { UsageError } from "../errors.js";
 import type { CycleTrace, RetrievalResult, RetrievedFile, StrategyName } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
+import { createInitialQuery } from "./concepts.js";
 import { dispatch } from "./dispatch.js";
 import { bandOf, DEFAULT_EVALUATE, evaluate, type EvaluateParameters, type Evaluation } from "./evaluate.js";
-import { expandWithThesaurus, parseTask, type TaskQuery } from "./query.js";
+import { expandWithThesaurus, parseTask, thesaurusPhrasesIn, type TaskQuery } from "./query.js";
 import { DEFAULT_REFINE, refine, type RefineParameters } from "./refine.js";
-import type { CycleQuery, Keyword, RetrievalContext } from "./retrieval-context.js";
+import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
 import { DEFAULT_BM25F, type Bm25fParameters } from "./signals/bm25f.js";
 
 /** The BM25F parameters with the caller's overrides. */
@@ -108,23 +109,6 @@ export function createPathFilter(include?: string[], exclude?: string[]): (path:
   return (path) => (!included || included(path)) && !(excluded && excluded(path));
 }
 
-/** The first cycle's query from the parsed task. */
-export function initialQuery(taskQuery: TaskQuery): CycleQuery {
-  const keywords: Keyword[] = taskQuery.terms.map((t) => ({
-    term: t.term,
-    weight: t.weight,
-    source: t.source,
-    original: t.original,
-  }));
-  return {
-    keywords,
-    identifiers: [...new Set(taskQuery.identifiers.map((id) => id.toLowerCase()))].sort(byCodeUnit),
-    patterns: [],
-    excluded: new Set(),
-    focus: new Map(),
-  };
-}
-
 function mentionsTests(query: CycleQuery): boolean {
   return query.keywords.some((k) => /^(test|spec|mock|fixtur)/.test(k.term));
 }
@@ -166,10 +150,10 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
   const refineParameters = { ...DEFAULT_REFINE, ...options.tuning?.refine };
   let taskQuery = parseTask(task, { keywords: options.keywords });
   if (options.expandQuery) taskQuery = await options.expandQuery(taskQuery);
-  let query = initialQuery(taskQuery);
+  const synonyms = (terms: string[]) => expandWithThesaurus(terms);
+  let query = createInitialQuery(context.index, taskQuery, synonyms, (terms) => thesaurusPhrasesIn(terms));
   const isAllowed = createPathFilter(options.include, options.exclude);
   const excludeTests = !mentionsTests(query);
-  const synonyms = (terms: string[]) => expandWithThesaurus(terms);
 
   const latest = new Map<string, Evaluation>();
   const firstCycle = new Map<string, number>();
@@ -248,6 +232,11 @@ export function assembleResult(
   const { options } = input;
   const budget = options.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
   const ranked = [...evaluations].sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
+  // the best match is always handed over: an agent is better served by the best file than by none
+  const top = ranked[0];
+  if (top && top.relevance < CONTEXT_THRESHOLD && top.relevance >= 0.2) {
+    ranked[0] = { ...top, relevance: CONTEXT_THRESHOLD, reason: `${top.reason}; best match, kept as context` };
+  }
   let usedTokens = 0;
   const files: RetrievedFile[] = [];
   for (const evaluation of ranked.slice(0, options.maxResults ?? DEFAULT_MAX_RESULTS)) {

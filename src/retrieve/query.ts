@@ -354,9 +354,12 @@ function findSynonyms(terms: string[], thesaurus: Thesaurus): Map<string, Thesau
   const out = new Map<string, ThesaurusEntry[]>();
   for (const term of asked) {
     const found: ThesaurusEntry[] = [];
-    for (const group of thesaurus.groups) {
-      const matched = group.entries.filter((e) => entryMatches(e, term, present));
-      if (matched.length === 0) continue;
+    const matchedGroups = thesaurus.groups
+      .map((group) => ({ group, matched: group.entries.filter((e) => entryMatches(e, term, present)) }))
+      .filter((g) => g.matched.length > 0);
+    // a phrase the task spells out ("rate limit") decides what its words mean: "limit" alone is pagination, not here
+    const byPhrase = matchedGroups.filter((g) => g.matched.some((e) => e.terms.length > 1));
+    for (const { group, matched } of byPhrase.length > 0 ? byPhrase : matchedGroups) {
       const own = new Set(matched.flatMap((e) => e.terms));
       for (const entry of group.entries) {
         if (!matched.includes(entry) && entry.terms.some((t) => !own.has(t) && t !== term) && !found.includes(entry)) {
@@ -387,4 +390,22 @@ export function expandWithThesaurus(terms: string[], thesaurus: Thesaurus = load
     out.set(term, [...synonyms]);
   }
   return out;
+}
+
+/**
+ * Multi-word thesaurus entries whose every word is among `terms` ("rate
+ * limit" when a task says both): such words name one idea together.
+ *
+ * @example
+ * thesaurusPhrasesIn(["rate", "limit", "api"]); // [["rate", "limit"]]
+ */
+export function thesaurusPhrasesIn(terms: string[], thesaurus: Thesaurus = loadThesaurus()): string[][] {
+  const present = new Set(terms.map((t) => normaliseTerm(t)));
+  const phrases = new Map<string, string[]>();
+  for (const group of thesaurus.groups) {
+    for (const entry of group.entries) {
+      if (entry.terms.length > 1 && entry.terms.every((t) => present.has(t))) phrases.set(entry.terms.join(" "), [...entry.terms]);
+    }
+  }
+  return [...phrases.values()];
 }

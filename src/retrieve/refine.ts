@@ -2,8 +2,9 @@
  * REFINE: update the search criteria from the evaluation.
  * - vocabulary: a task term no file holds is replaced by its thesaurus
  *   synonyms that this codebase does use (the task says "rate limit", the
- *   code says "throttle"); definition-name terms shared by the high files
- *   join the query at a low weight (the codebase's own words);
+ *   code says "throttle"); words that share definition names with the
+ *   matched terms in high files (`issueRefreshToken` beside "token") join
+ *   the query at a low weight: the codebase's own words;
  * - patterns: folders of high files;
  * - exclusions: files under 0.2 leave the search for good;
  * - focus: files at the other end of import edges of high files, toward
@@ -13,6 +14,7 @@
 import { byCodeUnit } from "../util/sort.js";
 import type { Evaluation } from "./evaluate.js";
 import type { CycleQuery, Keyword, RetrievalContext } from "./retrieval-context.js";
+import { idf } from "./signals/bm25f.js";
 
 export interface RefineParameters {
   /** Learned vocabulary terms added per cycle. */
@@ -21,6 +23,8 @@ export interface RefineParameters {
   learnedWeight: number;
   /** Query weight of a thesaurus synonym standing for a term that found nothing. */
   synonymWeight: number;
+  /** Query weight of a synonym of a term that no high file covers. */
+  gapSynonymWeight: number;
   /** Neighbours of each high file brought in as focus. */
   maxExpansionPerFile: number;
 }
@@ -29,6 +33,7 @@ export const DEFAULT_REFINE: RefineParameters = {
   maxLearnedTerms: 3,
   learnedWeight: 0.3,
   synonymWeight: 1,
+  gapSynonymWeight: 0.5,
   maxExpansionPerFile: 4,
 };
 
@@ -75,7 +80,7 @@ export function refine(
   const criticalGaps: string[] = [];
 
   // 1. vocabulary: task terms nothing holds → synonyms the codebase uses
-  const taskTerms = query.keywords.filter((k) => k.source !== "vocabulary" && k.source !== "thesaurus");
+  const taskTerms = query.keywords.filter((k) => k.source !== "vocabulary" && k.source !== "thesaurus" && k.source !== "abbreviation");
   const missing = taskTerms.filter((k) => !index.documentFrequency.has(k.term)).map((k) => k.term);
   if (missing.length > 0) {
     const lookup = synonyms(missing);
@@ -85,48 +90,86 @@ export function refine(
         gaps.push(`no file mentions "${term}" and no synonym of it`);
         continue;
       }
+      const concept = query.keywords.find((k) => k.term === term)?.concept;
       for (const synonym of found) {
         known.add(synonym);
-        added.push({ term: synonym, weight: parameters.synonymWeight, source: "thesaurus", original: term });
+        added.push({
+          term: synonym,
+          weight: parameters.synonymWeight,
+          source: "thesaurus",
+          original: term,
+          ...(concept !== undefined ? { concept } : {}),
+        });
         addedKeywords.push(`${synonym} (thesaurus: ${term})`);
       }
       criticalGaps.push(`no file mentions "${term}": searching ${found.join(", ")} instead`);
     }
   }
 
-  // task terms found somewhere but in no high file
-  const highTerms = new Set(high.flatMap((e) => e.matchedTerms));
-  for (const keyword of taskTerms) {
-    if (index.documentFrequency.has(keyword.term) && !highTerms.has(keyword.term)) {
-      gaps.push(`"${keyword.original}" is in no high-relevance file`);
+  // task concepts found somewhere but in no high file: try their synonyms too
+  if (high.length > 0) {
+    const highMatched = new Set(high.flatMap((e) => e.matchedTerms));
+    const uncovered = taskTerms.filter(
+      (k) =>
+        k.concept !== undefined &&
+        index.documentFrequency.has(k.term) &&
+        !query.keywords.some((other) => other.concept === k.concept && highMatched.has(other.term)),
+    );
+    const lookup = synonyms(uncovered.map((k) => k.term));
+    for (const keyword of uncovered) {
+      const found = (lookup.get(keyword.term) ?? []).filter((t) => index.documentFrequency.has(t) && !known.has(t));
+      for (const synonym of found) {
+        known.add(synonym);
+        added.push({
+          term: synonym,
+          weight: parameters.gapSynonymWeight,
+          source: "thesaurus",
+          original: keyword.original,
+          ...(keyword.concept !== undefined ? { concept: keyword.concept } : {}),
+        });
+        addedKeywords.push(`${synonym} (thesaurus: ${keyword.original}, which no high file covers)`);
+      }
     }
   }
 
-  // 2. the codebase's own words: definition-name terms shared by high files
+  // task concepts found somewhere but in no high file
+  const highTerms = new Set(high.flatMap((e) => e.matchedTerms));
+  const coveredConcepts = new Set(query.keywords.filter((k) => k.concept !== undefined && highTerms.has(k.term)).map((k) => k.concept));
+  const reported = new Set<string>();
+  for (const keyword of taskTerms) {
+    const concept = keyword.concept ?? keyword.term;
+    if (reported.has(concept) || coveredConcepts.has(concept) || !query.concepts.has(concept)) continue;
+    if (!index.documentFrequency.has(keyword.term)) continue;
+    reported.add(concept);
+    gaps.push(`"${keyword.original}" is in no high-relevance file`);
+  }
+
+  // 2. the codebase's own words: terms that share definition names with matched terms in high files
   if (high.length > 0) {
     const counts = new Map<string, number>();
     for (const evaluation of high) {
       const file = index.byPath.get(evaluation.path);
       if (!file) continue;
-      for (const term of file.fields.definitions.keys()) {
-        if (known.has(term) || term.length < 3) continue;
-        counts.set(term, (counts.get(term) ?? 0) + 1);
+      const matched = new Set(evaluation.matchedTerms);
+      for (const terms of file.definitionTerms) {
+        if (!terms.some((t) => matched.has(t))) continue;
+        for (const term of new Set(terms)) {
+          if (known.has(term) || term.length < 3) continue;
+          counts.set(term, (counts.get(term) ?? 0) + 1);
+        }
       }
     }
     const n = index.files.length;
     const learned = [...counts.entries()]
-      .map(([term, count]) => {
-        const df = index.documentFrequency.get(term) ?? n;
-        return { term, value: count * Math.log(1 + n / df), count, df };
-      })
-      // shared by two high files, or defined in the one high file; never a word every file has
-      .filter((t) => (t.count >= 2 || high.length === 1) && t.df <= Math.max(2, n / 4))
+      .map(([term, count]) => ({ term, count, value: count * idf(index, term) }))
+      // seen beside a task term at least twice, and not a word every file has
+      .filter((t) => t.count >= 2 && (index.documentFrequency.get(t.term) ?? n) <= Math.max(2, n / 4))
       .sort((a, b) => b.value - a.value || byCodeUnit(a.term, b.term))
       .slice(0, parameters.maxLearnedTerms);
     for (const { term } of learned) {
       known.add(term);
       added.push({ term, weight: parameters.learnedWeight, source: "vocabulary", original: term });
-      addedKeywords.push(`${term} (vocabulary of high files)`);
+      addedKeywords.push(`${term} (beside task terms in high files)`);
     }
   }
 
@@ -182,6 +225,8 @@ export function refine(
       patterns,
       excluded,
       focus,
+      concepts: query.concepts,
+      newTerms: new Set(added.map((k) => k.term)),
     },
     addedKeywords,
     patterns,

@@ -22,9 +22,15 @@ export interface Keyword {
   term: string;
   weight: number;
   /** Where it came from: the task, a verbatim code word, the caller, the glossary, the thesaurus, the codebase's own vocabulary. */
-  source: "task" | "verbatim" | "keyword" | "glossary" | "thesaurus" | "vocabulary";
+  source: "task" | "verbatim" | "keyword" | "glossary" | "thesaurus" | "abbreviation" | "vocabulary";
   /** The word as the task (or the source) wrote it. */
   original: string;
+  /**
+   * The task concept this keyword stands for (the normalised task term; a
+   * synonym or abbreviation shares its term's concept). Undefined for
+   * learned vocabulary, which supports a match but is no concept of the task.
+   */
+  concept?: string;
 }
 
 /** The search criteria of one cycle, as REFINE leaves them for the next. */
@@ -38,4 +44,8 @@ export interface CycleQuery {
   excluded: Set<string>;
   /** Files to evaluate whatever their lexical score: expansion along import edges toward gaps. */
   focus: Map<string, string>;
+  /** Task concepts → weight (the idf of their best alternative present in the codebase); what coverage is measured against. */
+  concepts: Map<string, number>;
+  /** Terms REFINE just added: an excluded file whose name or definitions hold one comes back. */
+  newTerms: Set<string>;
 }

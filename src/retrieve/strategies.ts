@@ -10,9 +10,9 @@ import type { CycleTrace, RetrievalResult, StrategyName } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { dispatch } from "./dispatch.js";
 import { relevanceOfRatio, DEFAULT_EVALUATE, type Evaluation } from "./evaluate.js";
-import { assembleResult, createPathFilter, initialQuery, type LoopInput } from "./loop.js";
+import { assembleResult, createPathFilter, type LoopInput } from "./loop.js";
 import { parseTask } from "./query.js";
-import type { RetrievalContext } from "./retrieval-context.js";
+import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
 import { scoreBm25f, type Bm25fParameters } from "./signals/bm25f.js";
 import { personalizedPageRank } from "./signals/personalized-pagerank.js";
 
@@ -61,7 +61,17 @@ export async function runBaselineStrategy(
   input: LoopInput,
   strategy: Exclude<StrategyName, "graph">,
 ): Promise<RetrievalResult> {
-  const query = initialQuery(parseTask(input.task, { keywords: input.options.keywords }));
+  const taskQuery = parseTask(input.task, { keywords: input.options.keywords });
+  // the task's own words only: no abbreviations, no concepts, no refinement
+  const query: CycleQuery = {
+    keywords: taskQuery.terms.map((t) => ({ term: t.term, weight: t.weight, source: t.source, original: t.original })),
+    identifiers: taskQuery.identifiers.map((id) => id.toLowerCase()),
+    patterns: [],
+    excluded: new Set(),
+    focus: new Map(),
+    concepts: new Map(),
+    newTerms: new Set(),
+  };
   const isAllowed = createPathFilter(input.options.include, input.options.exclude);
   const weighted = query.keywords.map((k) => ({ term: k.term, weight: k.weight }));
   const keywords = query.keywords.map((k) => k.term);
