@@ -4,10 +4,16 @@ import { integerOption, type CliIo, type CliValues, EXIT_OK } from "./run-cli.js
 import { reportDiagnostics } from "./report-diagnostics.js";
 
 const GRAPH_FORMATS = ["json", "dot"] as const;
+/** Options that only mean something to a retrieval: given to `graph`, they are a mistake, not a no-op. */
+const RETRIEVAL_ONLY = ["max-cycles", "budget", "keywords", "strategy"] as const;
 
 /** `graph-retrieve graph`: build the graph and print it as JSON or DOT. */
 export async function runGraphCommand(values: CliValues, extra: string[], io: CliIo): Promise<number> {
   if (extra.length > 0) throw new UsageError(`graph-retrieve graph: unexpected argument "${extra[0]}" (see graph-retrieve --help)`);
+  const misplaced = RETRIEVAL_ONLY.find((name) => values[name] !== undefined);
+  if (misplaced) {
+    throw new UsageError(`graph-retrieve graph: --${misplaced} applies to a retrieval only (drop it, or run graph-retrieve "<task>" --${misplaced} …)`);
+  }
   const format = values.format ?? "json";
   if (!(GRAPH_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`graph-retrieve graph: --format must be one of ${GRAPH_FORMATS.join(", ")}, got "${format}"`);

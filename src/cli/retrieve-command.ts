@@ -30,16 +30,20 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
   if (!STRATEGIES.includes(strategy)) {
     throw new UsageError(`graph-retrieve: --strategy must be one of ${STRATEGIES.join(", ")}, got "${values.strategy}"`);
   }
+  // every option is checked before the (slow) graph build, so a typo fails at once
+  const maxFileBytes = integerOption(values, "max-file-bytes");
+  const maxCycles = integerOption(values, "max-cycles");
+  const budgetTokens = integerOption(values, "budget");
   const rootArg = values.root ?? ".";
   const retriever = await createRetriever({
     root: resolve(io.cwd, rootArg),
     include: listOption(values.include),
     exclude: listOption(values.exclude),
-    maxFileBytes: integerOption(values, "max-file-bytes"),
+    maxFileBytes,
   });
   const result = await retriever.retrieve(task, {
-    maxCycles: integerOption(values, "max-cycles"),
-    budgetTokens: integerOption(values, "budget"),
+    maxCycles,
+    budgetTokens,
     keywords: listOption(values.keywords),
     strategy,
   });

@@ -270,7 +270,7 @@ describe("graph-basics: packages, cycles, syntax errors", () => {
     const path = "src/legacy/csv-import.ts";
     const parsed = codeGraph.files.get(path)!;
     expect(parsed.hasSyntaxErrors).toBe(true);
-    expect(codeGraph.graph.getNodeAttribute(path, "hasSyntaxErrors")).toBe(true);
+    expect(codeGraph.graph.getNodeAttributes(path)).toMatchObject({ kind: "file", hasSyntaxErrors: true });
     expect(parsed.imports.map((i) => [i.specifier, i.line])).toEqual([
       ["@app/models", 2],
       ["./delimited", 3],
