@@ -39,6 +39,8 @@ interface ExportOrigin {
 /** Follows re-export chains; memoised per (file, name). */
 export class ExportIndex {
   private readonly memo = new Map<string, ExportOrigin | null>();
+  /** How many times a lookup met a (file, name) already on its way: a re-export cycle. */
+  private cycleCuts = 0;
 
   constructor(
     private readonly files: ReadonlyMap<string, ParsedFile>,
@@ -50,10 +52,17 @@ export class ExportIndex {
     const key = `${file}\u0000${name}`;
     const cached = this.memo.get(key);
     if (cached !== undefined) return cached ?? undefined;
-    if (seen.has(key)) return undefined; // re-export cycle
+    if (seen.has(key)) {
+      this.cycleCuts++; // re-export cycle
+      return undefined;
+    }
+    const isOutermost = seen.size === 0;
+    const cutsBefore = this.cycleCuts;
     seen.add(key);
     const found = this.compute(file, name, seen);
-    this.memo.set(key, found ?? null);
+    // A miss reached by cutting a cycle short is not final: the call on the cycle goes on to
+    // its other re-exports, which this one never tried. Only such a miss at the outermost call is.
+    if (found || isOutermost || this.cycleCuts === cutsBefore) this.memo.set(key, found ?? null);
     return found;
   }
 
