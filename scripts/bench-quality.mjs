@@ -1,0 +1,190 @@
+#!/usr/bin/env node
+// Retrieval-quality benchmark: the shared harness over the dev split, once per
+// strategy (graph, bm25, pagerank), then the summaries side by side and the
+// harness's comparison of graph against bm25.
+//
+//   npm run bench:quality [-- --jobs N] [--corpus NAME] [--limit N]
+//                         [--strategy graph,bm25] [--timeout-s S] [--progress]
+//
+// The harness is ../shared/bench (beside the project root) or $GR_BENCH_DIR.
+// Corpora are unpacked under .bench-cache/quality (GR_BENCH_CACHE for the
+// harness); results go to .bench-cache/quality/<strategy>.json and the
+// harness's own output to <strategy>.log beside them.
+
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const CACHE_DIR = path.join(PROJECT_ROOT, ".bench-cache", "quality");
+const CLI = path.join(PROJECT_ROOT, "dist", "cli", "main.js");
+const DIST_INDEX = path.join(PROJECT_ROOT, "dist", "index.js");
+const STRATEGIES = ["graph", "bm25", "pagerank"];
+const COLUMNS = [
+  // summary key, header, format
+  ["acc1", "acc@1", "f"],
+  ["acc5", "acc@5", "f"],
+  ["acc10", "acc@10", "f"],
+  ["mrr", "MRR", "f"],
+  ["cP", "ctxP", "f"],
+  ["cR", "ctxR", "f"],
+  ["cF1", "ctxF1", "f"],
+  ["ctxShare", "ctx%", "pct"],
+  ["timeMedian", "med s", "s"],
+];
+
+function say(line) {
+  process.stdout.write(line + "\n");
+}
+
+function fail(message) {
+  process.stderr.write(`bench-quality: ${message}\n`);
+  process.exit(1);
+}
+
+function parseArgs(argv) {
+  const options = { jobs: "1", corpus: [], limit: null, timeoutS: null, strategies: STRATEGIES, progress: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) usage(`missing value for ${arg}`);
+      return argv[++i];
+    };
+    if (arg === "--jobs") options.jobs = value();
+    else if (arg === "--corpus") options.corpus.push(value());
+    else if (arg === "--limit") options.limit = value();
+    else if (arg === "--timeout-s") options.timeoutS = value();
+    else if (arg === "--strategy") options.strategies = value().split(",").filter(Boolean);
+    else if (arg === "--progress") options.progress = true;
+    else if (arg === "-h" || arg === "--help") usage();
+    else usage(`unknown argument ${arg}`);
+  }
+  for (const s of options.strategies) if (!STRATEGIES.includes(s)) usage(`unknown strategy ${s} (graph, bm25 or pagerank)`);
+  return options;
+}
+
+function usage(problem) {
+  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress]";
+  if (problem) {
+    process.stderr.write(`bench-quality: ${problem}\n${text}\n`);
+    process.exit(2);
+  }
+  say(text);
+  process.exit(0);
+}
+
+/** The harness folder: $GR_BENCH_DIR, else ../shared/bench from the project root. */
+function findHarness() {
+  const dir = path.resolve(PROJECT_ROOT, process.env.GR_BENCH_DIR ?? path.join("..", "shared", "bench"));
+  const files = { dir, run: path.join(dir, "run.mjs"), corpora: path.join(dir, "corpora.json"), tasks: path.join(dir, "tasks.jsonl") };
+  const missing = [files.run, files.corpora, files.tasks].filter((f) => !fs.existsSync(f));
+  if (missing.length) fail(`benchmark harness not found: ${dir} lacks ${missing.map((f) => path.basename(f)).join(", ")} (set GR_BENCH_DIR to the folder holding run.mjs)`);
+  return files;
+}
+
+function ensureBuilt() {
+  if (fs.existsSync(DIST_INDEX) && fs.existsSync(CLI)) return;
+  say("dist/ missing: running npm run build");
+  const build = spawnSync("npm", ["run", "build"], { cwd: PROJECT_ROOT, stdio: "inherit" });
+  if (build.status !== 0 || !fs.existsSync(CLI)) fail("npm run build failed (fix the build, then rerun)");
+}
+
+function selectionArgs(options) {
+  const args = [];
+  for (const c of options.corpus) args.push("--corpus", c);
+  if (options.limit) args.push("--limit", options.limit);
+  return args;
+}
+
+function format(value, kind) {
+  if (value == null || Number.isNaN(value)) return "-";
+  if (kind === "pct") return (100 * value).toFixed(2) + "%";
+  if (kind === "s") return value.toFixed(2);
+  return value.toFixed(3);
+}
+
+function printRows(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const row of rows) say(row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
+}
+
+/** One row per corpus and strategy, ALL last. */
+function printSideBySide(summaries) {
+  const corpora = [...new Set([...summaries.values()].flatMap((s) => Object.keys(s.perCorpus)))].sort();
+  const rows = [["corpus", "strategy", "n", "fail", ...COLUMNS.map((c) => c[1])]];
+  for (const corpus of [...corpora, "ALL"]) {
+    let first = true;
+    for (const [strategy, summary] of summaries) {
+      const s = corpus === "ALL" ? summary.all : summary.perCorpus[corpus];
+      if (!s) continue;
+      rows.push([first ? corpus : "", strategy, String(s.n), String(s.failures), ...COLUMNS.map(([key, , kind]) => format(s[key], kind))]);
+      first = false;
+    }
+  }
+  printRows(rows);
+}
+
+function runStrategy(harness, strategy, options, env) {
+  const out = path.join(CACHE_DIR, `${strategy}.json`);
+  const logFile = path.join(CACHE_DIR, `${strategy}.log`);
+  fs.rmSync(out, { force: true });
+  const args = [
+    harness.run,
+    "--corpora", harness.corpora,
+    "--tasks", harness.tasks,
+    "--jobs", options.jobs,
+    ...selectionArgs(options),
+    ...(options.timeoutS ? ["--timeout-s", options.timeoutS] : []),
+    ...(options.progress ? [] : ["--quiet"]),
+    "--out", out,
+    "--",
+    process.execPath, CLI, "{task}", "--root", "{root}", "--format", "json", "-q", "--strategy", strategy,
+  ];
+  const started = Date.now();
+  const run = spawnSync(process.execPath, args, { cwd: PROJECT_ROOT, env, encoding: "utf8", stdio: ["ignore", "pipe", options.progress ? "inherit" : "pipe"], maxBuffer: 64 * 1024 * 1024 });
+  fs.writeFileSync(logFile, (run.stdout ?? "") + (run.stderr ?? ""));
+  const minutes = ((Date.now() - started) / 60000).toFixed(1);
+  if (run.status !== 0 || !fs.existsSync(out)) {
+    const last = String(run.stderr || run.stdout || run.error?.message || "").trim().split("\n").pop();
+    say(`${strategy}: harness failed (exit ${run.status ?? run.signal}): ${last} (log: ${path.relative(PROJECT_ROOT, logFile)})`);
+    return null;
+  }
+  const results = JSON.parse(fs.readFileSync(out, "utf8"));
+  const failed = results.tasks.filter((t) => !t.ok);
+  say(`${strategy}: ${results.tasks.length} tasks, ${failed.length} failed, ${minutes} min → ${path.relative(PROJECT_ROOT, out)}`);
+  for (const t of failed.slice(0, 5)) say(`    ${t.id}: ${t.error}`);
+  return results.summary;
+}
+
+function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const harness = findHarness();
+  ensureBuilt();
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const env = { ...process.env, GR_BENCH_CACHE: CACHE_DIR };
+
+  say(`preparing corpora in ${path.relative(PROJECT_ROOT, CACHE_DIR)}`);
+  const prepare = spawnSync(process.execPath, [harness.run, "--corpora", harness.corpora, "--prepare", ...options.corpus.flatMap((c) => ["--corpus", c])], { cwd: PROJECT_ROOT, env, stdio: "inherit" });
+  if (prepare.status !== 0) fail("corpus preparation failed (see above; the corpora come from the npm registry)");
+
+  const summaries = new Map();
+  for (const strategy of options.strategies) {
+    const summary = runStrategy(harness, strategy, options, env);
+    if (summary) summaries.set(strategy, summary);
+  }
+  if (!summaries.size) fail("no strategy produced results");
+
+  say("");
+  printSideBySide(summaries);
+
+  const bm25 = path.join(CACHE_DIR, "bm25.json");
+  const graph = path.join(CACHE_DIR, "graph.json");
+  if (summaries.has("bm25") && summaries.has("graph")) {
+    say("");
+    say("graph (B) against bm25 (A):");
+    spawnSync(process.execPath, [harness.run, "--compare", path.relative(PROJECT_ROOT, bm25), path.relative(PROJECT_ROOT, graph)], { cwd: PROJECT_ROOT, stdio: "inherit" });
+  }
+}
+
+main();
