@@ -18,6 +18,8 @@ import type { SynonymLookup } from "./refine.js";
 /** Shortest abbreviation considered, and the shortest word abbreviated. */
 const MIN_ABBREVIATION = 4;
 const MIN_ABBREVIATED = 6;
+/** Coverage weight of a concept that no code names, only comments and strings. */
+export const COMMENT_ONLY_WEIGHT = 0.3;
 /** Query weight of an abbreviation, as a share of its word's. */
 export const ABBREVIATION_WEIGHT = 0.5;
 
@@ -67,7 +69,7 @@ export function createInitialQuery(
     if (seen.has(term.term)) continue;
     seen.add(term.term);
     // a glossary word's keywords (身份验证 → authentication, auth) are one concept
-    const concept = phraseOf.get(term.term) ?? (term.source === "glossary" ? term.original : term.term);
+    const concept = term.source === "glossary" ? term.original : (phraseOf.get(term.term) ?? term.term);
     keywords.push({ term: term.term, weight: term.weight, source: term.source, original: term.original, concept });
   }
   for (const keyword of [...keywords]) {
@@ -90,7 +92,9 @@ export function createInitialQuery(
     if (keyword.concept === undefined) continue;
     const alternatives = [keyword.term, ...(lookup.get(keyword.term) ?? [])].filter((t) => index.documentFrequency.has(t));
     if (alternatives.length === 0) continue;
-    const weight = conceptWeight(index, alternatives) * Math.min(1, keyword.weight);
+    // a concept only comments mention is weak evidence either way
+    const inCode = alternatives.some((t) => index.codeFrequency.has(t));
+    const weight = conceptWeight(index, alternatives) * Math.min(1, keyword.weight) * (inCode ? 1 : COMMENT_ONLY_WEIGHT);
     concepts.set(keyword.concept, Math.max(concepts.get(keyword.concept) ?? 0, weight));
   }
   return {

@@ -43,6 +43,17 @@ export interface EvaluateParameters {
   strengthWeight: number;
   /** Share of a linked strong file's mix added to a file's own. */
   linkBonus: number;
+  /** How many hops a link bonus travels (a lifted file lifts its neighbours). */
+  linkHops: number;
+  /** The link bonus scales with the file's own coverage to this power: only files that cover (nearly) all of the task gain much. */
+  linkCoverageExponent: number;
+  /** Share of the link bonus a file gets from a strong file it imports (rather than one it is imported by). */
+  importerShare: number;
+
+  /** Coverage counts each concept by how strongly the file matches it against the best match of that concept (1), or just whether it matches (0). */
+  conceptStrength: number;
+  /** Exponent on a file's strength in a concept against the best file's (below 1: a fair match counts more). */
+  conceptExponent: number;
 }
 
 export const DEFAULT_EVALUATE: EvaluateParameters = {
@@ -53,10 +64,15 @@ export const DEFAULT_EVALUATE: EvaluateParameters = {
   backwardShare: 0,
   pagerankWeight: 0.02,
   secondaryFilePrior: 0.5,
-  contextRatio: 0.85,
+  contextRatio: 0.9,
   patternBonus: 0.05,
-  strengthWeight: 0.6,
-  linkBonus: 0.1,
+  strengthWeight: 0.4,
+  linkBonus: 0.3,
+  linkHops: 2,
+  linkCoverageExponent: 2,
+  importerShare: 0.5,
+  conceptStrength: 1,
+  conceptExponent: 0.7,
 };
 
 export interface Evaluation {
@@ -176,33 +192,26 @@ export function evaluate(
   // relevance: strength and coverage, then a bonus for links to strong files
   const mixes = new Map<string, number>();
   const coverages = new Map<string, string[]>();
+  const strengths = conceptStrengths(candidates, query, parameters.conceptExponent);
+  const hardCoverage = new Map<string, number>();
   for (const candidate of candidates) {
     const ratio = (finalScores.get(candidate.path) ?? 0) / best;
     const { coverage, covered } = coverageOf(query, new Set(candidate.lexical.matches.map((m) => m.term)));
     coverages.set(candidate.path, covered);
-    const mix = query.concepts.size > 0 ? parameters.strengthWeight * ratio + (1 - parameters.strengthWeight) * coverage : ratio;
+    hardCoverage.set(candidate.path, query.concepts.size > 0 ? coverage : 1);
+    const blended = (1 - parameters.conceptStrength) * coverage + parameters.conceptStrength * (strengths.get(candidate.path) ?? 0);
+    const mix = query.concepts.size > 0 ? parameters.strengthWeight * ratio + (1 - parameters.strengthWeight) * blended : ratio;
     mixes.set(candidate.path, mix);
   }
-  const linked = new Map<string, { mix: number; via: string }>();
-  for (const [path, mix] of mixes) {
-    if (mix < parameters.contextRatio) continue;
-    const neighbours = [...(context.links.out.get(path)?.keys() ?? []), ...(context.links.in.get(path)?.keys() ?? [])];
-    for (const neighbour of neighbours) {
-      if (neighbour === path || !mixes.has(neighbour)) continue;
-      const previous = linked.get(neighbour);
-      if (!previous || mix > previous.mix || (mix === previous.mix && byCodeUnit(path, previous.via) < 0)) {
-        linked.set(neighbour, { mix, via: path });
-      }
-    }
-  }
+  const { boosted, via } = boostLinkedFiles(context, mixes, hardCoverage, parameters);
 
   const evaluations: Evaluation[] = candidates.map((candidate) => {
     const score = finalScores.get(candidate.path) ?? 0;
-    const link = linked.get(candidate.path);
-    const mix = (mixes.get(candidate.path) ?? 0) + (link ? parameters.linkBonus * link.mix : 0);
+    const mix = boosted.get(candidate.path) ?? 0;
     const relevance = relevanceOfRatio(mix, parameters.contextRatio);
     const carried = [...(carriedBy.get(candidate.path) ?? [])];
-    if (link) carried.unshift(`linked to ${link.via}`);
+    const anchor = via.get(candidate.path);
+    if (anchor) carried.unshift(`tied by imports to ${anchor}`);
     return {
       path: candidate.path,
       relevance,
@@ -219,6 +228,82 @@ export function evaluate(
     if (evaluation.relevance >= 0.5) evaluation.missingContext = missingContextOf(context, evaluation.path, inContext);
   }
   return evaluations;
+}
+
+/**
+ * Links to strong files: a file imported by, or importing, a file whose mix
+ * reaches the context gains `linkBonus` × that mix × its own coverage², never
+ * rising above the file it is tied to. A file lifted into the context lifts
+ * its own neighbours in the next hop (auth → tokens → jwt helpers).
+ */
+export function boostLinkedFiles(
+  context: RetrievalContext,
+  mixes: ReadonlyMap<string, number>,
+  coverage: ReadonlyMap<string, number>,
+  parameters: EvaluateParameters,
+): { boosted: Map<string, number>; via: Map<string, string> } {
+  const boosted = new Map(mixes);
+  const via = new Map<string, string>();
+  for (let hop = 0; hop < parameters.linkHops; hop++) {
+    const anchors = [...boosted.entries()]
+      .filter(([, mix]) => mix >= parameters.contextRatio)
+      .sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]));
+    let changed = false;
+    for (const [path, anchorMix] of anchors) {
+      // files it depends on fill its gaps; files that import it are its users and gain less
+      const neighbours: Array<[string, number]> = [
+        ...[...(context.links.out.get(path)?.keys() ?? [])].map((n): [string, number] => [n, 1]),
+        ...[...(context.links.in.get(path)?.keys() ?? [])].map((n): [string, number] => [n, parameters.importerShare]),
+      ];
+      for (const [neighbour, direction] of neighbours) {
+        if (neighbour === path || !boosted.has(neighbour)) continue;
+        const own = mixes.get(neighbour) ?? 0;
+        const share = coverage.get(neighbour) ?? 0;
+        const lifted = Math.max(own, Math.min(own + direction * parameters.linkBonus * anchorMix * share ** parameters.linkCoverageExponent, anchorMix - 0.001));
+        if (lifted > (boosted.get(neighbour) ?? 0) + 1e-12) {
+          boosted.set(neighbour, lifted);
+          via.set(neighbour, path);
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
+  return { boosted, via };
+}
+
+/**
+ * Soft coverage: for each task concept, how strongly a file matches it
+ * against the candidate that matches it best, weighted by the concept's
+ * weight; in [0, 1]. The file that names a concept best scores 1 on it.
+ */
+export function conceptStrengths(candidates: readonly Candidate[], query: CycleQuery, exponent = 1): Map<string, number> {
+  const conceptOf = new Map<string, string>();
+  for (const keyword of query.keywords) if (keyword.concept !== undefined && query.concepts.has(keyword.concept)) conceptOf.set(keyword.term, keyword.concept);
+  const perFile = new Map<string, Map<string, number>>();
+  const bestPerConcept = new Map<string, number>();
+  for (const candidate of candidates) {
+    const contributions = new Map<string, number>();
+    for (const match of candidate.lexical.matches) {
+      const concept = conceptOf.get(match.term);
+      if (concept === undefined) continue;
+      contributions.set(concept, (contributions.get(concept) ?? 0) + match.score);
+    }
+    for (const [concept, value] of contributions) bestPerConcept.set(concept, Math.max(bestPerConcept.get(concept) ?? 0, value));
+    perFile.set(candidate.path, contributions);
+  }
+  let total = 0;
+  for (const weight of query.concepts.values()) total += weight;
+  const strengths = new Map<string, number>();
+  for (const [path, contributions] of perFile) {
+    let sum = 0;
+    for (const [concept, value] of contributions) {
+      const best = bestPerConcept.get(concept) ?? 0;
+      if (best > 0) sum += (query.concepts.get(concept) ?? 0) * (value / best) ** exponent;
+    }
+    strengths.set(path, total > 0 ? sum / total : 0);
+  }
+  return strengths;
 }
 
 /** One line: which terms matched where, which names it defines, which edges carried it. */

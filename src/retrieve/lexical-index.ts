@@ -36,6 +36,8 @@ export interface LexicalIndex {
   byPath: Map<string, IndexedFile>;
   /** Term → number of files holding it (any field). */
   documentFrequency: Map<string, number>;
+  /** Term → number of files holding it in code (names, definitions, identifiers; not comments or strings). */
+  codeFrequency: Map<string, number>;
   averageLengths: Record<Field, number>;
 }
 
@@ -109,13 +111,19 @@ function indexFile(file: ParsedFile): IndexedFile {
 export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
   const files = [...codeGraph.files.values()].map(indexFile).sort((a, b) => byCodeUnit(a.path, b.path));
   const documentFrequency = new Map<string, number>();
+  const codeFrequency = new Map<string, number>();
   const totals = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
   for (const file of files) {
-    for (const term of file.allTerms) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+    for (const term of file.allTerms) {
+      documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+      if (file.fields.name.has(term) || file.fields.folder.has(term) || file.fields.definitions.has(term) || file.fields.identifiers.has(term)) {
+        codeFrequency.set(term, (codeFrequency.get(term) ?? 0) + 1);
+      }
+    }
     for (const field of FIELDS) totals[field] += file.lengths[field];
   }
   const n = Math.max(1, files.length);
   const averageLengths = {} as Record<Field, number>;
   for (const field of FIELDS) averageLengths[field] = Math.max(1, totals[field] / n);
-  return { files, byPath: new Map(files.map((f) => [f.path, f])), documentFrequency, averageLengths };
+  return { files, byPath: new Map(files.map((f) => [f.path, f])), documentFrequency, codeFrequency, averageLengths };
 }

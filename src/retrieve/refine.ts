@@ -81,16 +81,20 @@ export function refine(
 
   // 1. vocabulary: task terms nothing holds → synonyms the codebase uses
   const taskTerms = query.keywords.filter((k) => k.source !== "vocabulary" && k.source !== "thesaurus" && k.source !== "abbreviation");
-  const missing = taskTerms.filter((k) => !index.documentFrequency.has(k.term)).map((k) => k.term);
+  // missing: no code names it (a word only comments use is no word of this codebase's code)
+  const missing = taskTerms.filter((k) => !index.codeFrequency.has(k.term)).map((k) => k.term);
   if (missing.length > 0) {
     const lookup = synonyms(missing);
     for (const term of missing) {
-      const found = (lookup.get(term) ?? []).filter((s) => index.documentFrequency.has(s) && !known.has(s));
+      const found = (lookup.get(term) ?? []).filter((s) => index.codeFrequency.has(s) && !known.has(s));
+      const concept = query.keywords.find((k) => k.term === term)?.concept;
       if (found.length === 0) {
-        gaps.push(`no file mentions "${term}" and no synonym of it`);
+        // a word of a phrase whose other word already brought the synonyms ("limit" of "rate limit") is no gap
+        const served = query.keywords.some((k) => k.concept === concept && k.term !== term && index.codeFrequency.has(k.term));
+        const servedNow = added.some((k) => k.concept === concept);
+        if (!served && !servedNow) gaps.push(`no file mentions "${term}" and no synonym of it`);
         continue;
       }
-      const concept = query.keywords.find((k) => k.term === term)?.concept;
       for (const synonym of found) {
         known.add(synonym);
         added.push({
@@ -102,13 +106,15 @@ export function refine(
         });
         addedKeywords.push(`${synonym} (thesaurus: ${term})`);
       }
-      criticalGaps.push(`no file mentions "${term}": searching ${found.join(", ")} instead`);
+      const where = index.documentFrequency.has(term) ? "no code names" : "no file mentions";
+      criticalGaps.push(`${where} "${term}": searching ${found.join(", ")} instead`);
     }
   }
 
-  // task concepts found somewhere but in no high file: try their synonyms too
-  if (high.length > 0) {
-    const highMatched = new Set(high.flatMap((e) => e.matchedTerms));
+  // task concepts found somewhere but in none of the best files: try their synonyms too
+  const anchors = high.length > 0 ? high : evaluations.slice(0, 3);
+  if (anchors.length > 0) {
+    const highMatched = new Set(anchors.flatMap((e) => e.matchedTerms));
     const uncovered = taskTerms.filter(
       (k) =>
         k.concept !== undefined &&
@@ -177,7 +183,8 @@ export function refine(
   const patterns = [...new Set([...query.patterns, ...high.map((e) => folderPattern(e.path)).filter((p): p is string => !!p)])].sort(byCodeUnit);
 
   // 4. exclusions
-  const excludedNow = evaluations.filter((e) => e.relevance < EXCLUDE_BELOW).map((e) => e.path);
+  // only against a good reference: with no high file, "low" means nothing yet
+  const excludedNow = high.length > 0 ? evaluations.filter((e) => e.relevance < EXCLUDE_BELOW).map((e) => e.path) : [];
   const excluded = new Set([...query.excluded, ...excludedNow]);
 
   // 5. expansion along import edges toward the gaps
