@@ -70,8 +70,10 @@ export function parseSource(path: string, text: string, language: LanguageId, is
 
   const definitionNames: string[] = definitions.map((d) => d.name);
   const defined = new Set(definitionNames);
+  // names exported from here count as its definitions; names re-exported from another module do not:
+  // a barrel does not define what it passes on (the defining file does)
   for (const fact of exports) {
-    if (fact.kind !== "star" && fact.name !== "default" && !defined.has(fact.name)) definitionNames.push(fact.name);
+    if (fact.kind !== "star" && fact.name !== "default" && fact.from === undefined && !defined.has(fact.name)) definitionNames.push(fact.name);
   }
 
   return {

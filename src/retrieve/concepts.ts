@@ -123,3 +123,27 @@ export function coverageOf(query: CycleQuery, matchedTerms: ReadonlySet<string>)
   }
   return { coverage: total > 0 ? hit / total : 0, covered: [...covered] };
 }
+
+/**
+ * How specific a concept is in this codebase, by the words the task (or,
+ * for a word the code lacks, its synonyms) actually search: 1 for a rare
+ * word, less for a common one. Unlike a concept's coverage weight, a common
+ * word's rare synonyms do not lift it.
+ */
+export function conceptSpecificity(index: LexicalIndex, query: CycleQuery): Map<string, number> {
+  const own = new Map<string, string[]>();
+  const all = new Map<string, string[]>();
+  for (const keyword of query.keywords) {
+    if (keyword.concept === undefined || !index.documentFrequency.has(keyword.term)) continue;
+    all.set(keyword.concept, [...(all.get(keyword.concept) ?? []), keyword.term]);
+    if (keyword.source !== "thesaurus" && index.codeFrequency.has(keyword.term)) {
+      own.set(keyword.concept, [...(own.get(keyword.concept) ?? []), keyword.term]);
+    }
+  }
+  const specificity = new Map<string, number>();
+  for (const concept of query.concepts.keys()) {
+    const terms = own.get(concept) ?? all.get(concept);
+    if (terms && terms.length > 0) specificity.set(concept, conceptWeight(index, terms));
+  }
+  return specificity;
+}

@@ -15,7 +15,7 @@
  */
 import type { RelevanceBand } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
-import { coverageOf } from "./concepts.js";
+import { conceptSpecificity, coverageOf } from "./concepts.js";
 import type { Candidate } from "./dispatch.js";
 import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
 import { personalizedPageRank } from "./signals/personalized-pagerank.js";
@@ -49,6 +49,10 @@ export interface EvaluateParameters {
   linkCoverageExponent: number;
   /** Share of the link bonus a file gets from a strong file it imports (rather than one it is imported by). */
   importerShare: number;
+  /** A dependency of a context file joins the context when it covers at least this share of the task (above 1: never). */
+  gapFillCoverage: number;
+  /** Concepts weighing at least this share of the heaviest, that no context file is named for, bring in the linked file named for them (above 1: never). */
+  namedConceptShare: number;
 
   /** Coverage counts each concept by how strongly the file matches it against the best match of that concept (1), or just whether it matches (0). */
   conceptStrength: number;
@@ -71,6 +75,8 @@ export const DEFAULT_EVALUATE: EvaluateParameters = {
   linkHops: 2,
   linkCoverageExponent: 2,
   importerShare: 0.5,
+  gapFillCoverage: 0.9,
+  namedConceptShare: 0.5,
   conceptStrength: 1,
   conceptExponent: 0.7,
 };
@@ -192,7 +198,8 @@ export function evaluate(
   // relevance: strength and coverage, then a bonus for links to strong files
   const mixes = new Map<string, number>();
   const coverages = new Map<string, string[]>();
-  const strengths = conceptStrengths(candidates, query, parameters.conceptExponent);
+  const contributions = conceptContributions(candidates, query);
+  const strengths = strengthsOf(contributions, query, parameters.conceptExponent);
   const hardCoverage = new Map<string, number>();
   for (const candidate of candidates) {
     const ratio = (finalScores.get(candidate.path) ?? 0) / best;
@@ -204,6 +211,7 @@ export function evaluate(
     mixes.set(candidate.path, mix);
   }
   const { boosted, via } = boostLinkedFiles(context, mixes, hardCoverage, parameters);
+  joinNamedFiles(context, candidates, contributions, query, boosted, via, parameters);
 
   const evaluations: Evaluation[] = candidates.map((candidate) => {
     const score = finalScores.get(candidate.path) ?? 0;
@@ -259,7 +267,9 @@ export function boostLinkedFiles(
         if (neighbour === path || !boosted.has(neighbour)) continue;
         const own = mixes.get(neighbour) ?? 0;
         const share = coverage.get(neighbour) ?? 0;
-        const lifted = Math.max(own, Math.min(own + direction * parameters.linkBonus * anchorMix * share ** parameters.linkCoverageExponent, anchorMix - 0.001));
+        let lifted = Math.max(own, Math.min(own + direction * parameters.linkBonus * anchorMix * share ** parameters.linkCoverageExponent, anchorMix - 0.001));
+        // a file that defines what a context file uses, and covers enough of the task itself, fills a gap: it joins
+        if (direction === 1 && share >= parameters.gapFillCoverage) lifted = Math.max(lifted, Math.min(anchorMix - 0.001, parameters.contextRatio));
         if (lifted > (boosted.get(neighbour) ?? 0) + 1e-12) {
           boosted.set(neighbour, lifted);
           via.set(neighbour, path);
@@ -278,10 +288,20 @@ export function boostLinkedFiles(
  * weight; in [0, 1]. The file that names a concept best scores 1 on it.
  */
 export function conceptStrengths(candidates: readonly Candidate[], query: CycleQuery, exponent = 1): Map<string, number> {
+  return strengthsOf(conceptContributions(candidates, query), query, exponent);
+}
+
+/** Per file, what each task concept contributes to its lexical score; and each concept's best contribution. */
+export interface ConceptContributions {
+  perFile: Map<string, Map<string, number>>;
+  best: Map<string, number>;
+}
+
+export function conceptContributions(candidates: readonly Candidate[], query: CycleQuery): ConceptContributions {
   const conceptOf = new Map<string, string>();
   for (const keyword of query.keywords) if (keyword.concept !== undefined && query.concepts.has(keyword.concept)) conceptOf.set(keyword.term, keyword.concept);
   const perFile = new Map<string, Map<string, number>>();
-  const bestPerConcept = new Map<string, number>();
+  const best = new Map<string, number>();
   for (const candidate of candidates) {
     const contributions = new Map<string, number>();
     for (const match of candidate.lexical.matches) {
@@ -289,21 +309,65 @@ export function conceptStrengths(candidates: readonly Candidate[], query: CycleQ
       if (concept === undefined) continue;
       contributions.set(concept, (contributions.get(concept) ?? 0) + match.score);
     }
-    for (const [concept, value] of contributions) bestPerConcept.set(concept, Math.max(bestPerConcept.get(concept) ?? 0, value));
+    for (const [concept, value] of contributions) best.set(concept, Math.max(best.get(concept) ?? 0, value));
     perFile.set(candidate.path, contributions);
   }
+  return { perFile, best };
+}
+
+function strengthsOf(contributions: ConceptContributions, query: CycleQuery, exponent: number): Map<string, number> {
   let total = 0;
   for (const weight of query.concepts.values()) total += weight;
   const strengths = new Map<string, number>();
-  for (const [path, contributions] of perFile) {
+  for (const [path, values] of contributions.perFile) {
     let sum = 0;
-    for (const [concept, value] of contributions) {
-      const best = bestPerConcept.get(concept) ?? 0;
+    for (const [concept, value] of values) {
+      const best = contributions.best.get(concept) ?? 0;
       if (best > 0) sum += (query.concepts.get(concept) ?? 0) * (value / best) ** exponent;
     }
     strengths.set(path, total > 0 ? sum / total : 0);
   }
   return strengths;
+}
+
+/**
+ * A heavy task concept that no context file is named for is a gap; the
+ * file named for it that matches it best, when tied by imports to the
+ * context, fills it and joins (the router setup for "endpoints" beside the
+ * throttle middleware). A file's name says what it is about.
+ */
+export function joinNamedFiles(
+  context: RetrievalContext,
+  candidates: readonly Candidate[],
+  contributions: ConceptContributions,
+  query: CycleQuery,
+  boosted: Map<string, number>,
+  via: Map<string, string>,
+  parameters: EvaluateParameters,
+): void {
+  const specificity = conceptSpecificity(context.index, query);
+  const heaviest = Math.max(0, ...specificity.values());
+  const termsOf = new Map<string, string[]>();
+  for (const keyword of query.keywords) {
+    if (keyword.concept === undefined) continue;
+    termsOf.set(keyword.concept, [...(termsOf.get(keyword.concept) ?? []), keyword.term]);
+  }
+  const isNamedFor = (candidate: Candidate, concept: string) => (termsOf.get(concept) ?? []).some((t) => candidate.file.fields.name.has(t));
+  for (const [concept, weight] of [...specificity.entries()].sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))) {
+    if (weight < parameters.namedConceptShare * heaviest) continue;
+    const members = new Set([...boosted.entries()].filter(([, mix]) => mix >= parameters.contextRatio).map(([path]) => path));
+    if (members.size === 0) return;
+    const named = candidates.filter((c) => isNamedFor(c, concept));
+    if (named.length === 0 || named.some((c) => members.has(c.path))) continue;
+    const value = (c: Candidate) => contributions.perFile.get(c.path)?.get(concept) ?? 0;
+    const best = [...named].sort((a, b) => value(b) - value(a) || byCodeUnit(a.path, b.path))[0]!;
+    const anchor = [...members]
+      .filter((m) => context.links.out.get(m)?.has(best.path) || context.links.in.get(m)?.has(best.path))
+      .sort((a, b) => (boosted.get(b) ?? 0) - (boosted.get(a) ?? 0) || byCodeUnit(a, b))[0];
+    if (!anchor) continue;
+    boosted.set(best.path, Math.max(boosted.get(best.path) ?? 0, Math.min((boosted.get(anchor) ?? 0) - 0.001, parameters.contextRatio)));
+    via.set(best.path, anchor);
+  }
 }
 
 /** One line: which terms matched where, which names it defines, which edges carried it. */

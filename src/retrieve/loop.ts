@@ -21,6 +21,7 @@ export function bm25fParameters(options: RetrieveOptions): Bm25fParameters {
   const tuning = options.tuning?.bm25f;
   return {
     k1: tuning?.k1 ?? DEFAULT_BM25F.k1,
+    perFieldSaturation: tuning?.perFieldSaturation ?? DEFAULT_BM25F.perFieldSaturation,
     fieldWeights: { ...DEFAULT_BM25F.fieldWeights, ...tuning?.fieldWeights },
     fieldB: { ...DEFAULT_BM25F.fieldB, ...tuning?.fieldB },
   };
@@ -78,7 +79,7 @@ export interface RetrieveOptions {
   tuning?: {
     evaluate?: Partial<EvaluateParameters>;
     refine?: Partial<RefineParameters>;
-    bm25f?: { k1?: number; fieldWeights?: Partial<Bm25fParameters["fieldWeights"]>; fieldB?: Partial<Bm25fParameters["fieldB"]> };
+    bm25f?: { k1?: number; perFieldSaturation?: boolean; fieldWeights?: Partial<Bm25fParameters["fieldWeights"]>; fieldB?: Partial<Bm25fParameters["fieldB"]> };
     maxCandidates?: number;
   };
 }

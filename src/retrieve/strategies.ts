@@ -18,6 +18,7 @@ import { personalizedPageRank } from "./signals/personalized-pagerank.js";
 
 const PLAIN_BM25: Bm25fParameters = {
   k1: 1.2,
+  perFieldSaturation: false,
   fieldWeights: { name: 1, folder: 1, definitions: 1, identifiers: 1, comments: 1 },
   fieldB: { name: 0.75, folder: 0.75, definitions: 0.75, identifiers: 0.75, comments: 0.75 },
 };

@@ -13,12 +13,15 @@ export interface WeightedTerm {
 
 export interface Bm25fParameters {
   k1: number;
+  /** Saturate the weighted sum of fields once (BM25F), or each field on its own and then weight (a file name match then counts whatever the body repeats). */
+  perFieldSaturation: boolean;
   fieldWeights: Record<Field, number>;
   fieldB: Record<Field, number>;
 }
 
 export const DEFAULT_BM25F: Bm25fParameters = {
   k1: 2,
+  perFieldSaturation: false,
   fieldWeights: { name: 3, folder: 1.5, definitions: 2, identifiers: 1, comments: 0.6 },
   fieldB: { name: 0.3, folder: 0.3, definitions: 0.75, identifiers: 0.75, comments: 0.75 },
 };
@@ -57,17 +60,21 @@ export function scoreBm25f(
   for (const { term, weight } of terms) {
     if (!file.allTerms.has(term)) continue;
     let pseudoFrequency = 0;
+    let saturatedSum = 0;
     const fields: Field[] = [];
     for (const field of Object.keys(parameters.fieldWeights) as Field[]) {
       const tf = file.fields[field].get(term);
       if (!tf) continue;
       const b = parameters.fieldB[field];
       const norm = 1 - b + (b * file.lengths[field]) / index.averageLengths[field];
-      pseudoFrequency += (parameters.fieldWeights[field] * tf) / norm;
+      const normalised = tf / norm;
+      pseudoFrequency += parameters.fieldWeights[field] * normalised;
+      saturatedSum += (parameters.fieldWeights[field] * normalised) / (parameters.k1 + normalised);
       fields.push(field);
     }
     if (pseudoFrequency <= 0) continue;
-    const contribution = weight * idf(index, term) * (pseudoFrequency / (parameters.k1 + pseudoFrequency));
+    const saturated = parameters.perFieldSaturation ? saturatedSum : pseudoFrequency / (parameters.k1 + pseudoFrequency);
+    const contribution = weight * idf(index, term) * saturated;
     score += contribution;
     matches.push({ term, score: contribution, fields });
   }
