@@ -89,7 +89,10 @@ export interface Evaluation {
   /** Raw score before mapping to [0, 1]. */
   score: number;
   matchedTerms: string[];
+  /** Came in as a candidate over an import edge (REFINE's focus), not by its words. */
   expandedFrom?: string;
+  /** Reached the context only through its import tie to this context file. */
+  joinedVia?: string;
 }
 
 export function bandOf(relevance: number): RelevanceBand {
@@ -228,6 +231,8 @@ export function evaluate(
       missingContext: [],
       matchedTerms: candidate.lexical.matches.map((m) => m.term),
       ...(candidate.expandedFrom ? { expandedFrom: candidate.expandedFrom } : {}),
+      // in the context only through an import tie: the expansion step
+      ...(anchor && mix >= parameters.contextRatio && (mixes.get(candidate.path) ?? 0) < parameters.contextRatio ? { joinedVia: anchor } : {}),
     };
   });
   evaluations.sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));

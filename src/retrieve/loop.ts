@@ -131,6 +131,16 @@ async function applyEvaluator(
   return adjusted.sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
 }
 
+/** Files this cycle reached over import edges: brought in as focus, or lifted into the context by a tie. */
+function expansionsOf(evaluations: readonly Evaluation[]): Array<{ path: string; via: string }> {
+  const expansions = new Map<string, string>();
+  for (const evaluation of evaluations) {
+    const via = evaluation.joinedVia ?? evaluation.expandedFrom;
+    if (via !== undefined) expansions.set(evaluation.path, via);
+  }
+  return [...expansions.entries()].map(([path, via]) => ({ path, via })).sort((a, b) => byCodeUnit(a.path, b.path));
+}
+
 export interface LoopInput {
   task: string;
   displayRoot: string;
@@ -190,10 +200,7 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
       addedKeywords: refinement.addedKeywords,
       patterns: refinement.patterns,
       candidates: candidates.length,
-      expandedFrom: candidates
-        .filter((c) => c.expandedFrom !== undefined)
-        .map((c) => ({ path: c.path, via: c.expandedFrom! }))
-        .sort((a, b) => byCodeUnit(a.path, b.path)),
+      expandedFrom: expansionsOf(evaluations),
       high: high.map((e) => ({ path: e.path, relevance: e.relevance })),
       excluded: refinement.excluded,
       gaps: refinement.gaps,

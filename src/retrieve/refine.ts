@@ -12,6 +12,7 @@
  *   import the high files.
  */
 import { byCodeUnit } from "../util/sort.js";
+import { coverageOf } from "./concepts.js";
 import type { Evaluation } from "./evaluate.js";
 import type { CycleQuery, Keyword, RetrievalContext } from "./retrieval-context.js";
 import { idf } from "./signals/bm25f.js";
@@ -52,6 +53,8 @@ export interface Refinement {
 export type SynonymLookup = (terms: string[]) => Map<string, string[]>;
 
 const HIGH = 0.7;
+/** A high file's dependency that covers this share of the task is a gap worth another cycle. */
+const CRITICAL_GAP_COVERAGE = 0.5;
 const EXCLUDE_BELOW = 0.2;
 
 function folderPattern(path: string): string | undefined {
@@ -211,11 +214,11 @@ export function refine(
       focus.set(path, evaluation.path);
       if (!evaluated.has(path)) expanded.push({ path, via: evaluation.path });
     }
-    // a gap is critical when the missing file shares task words
+    // a gap is critical when the missing file covers at least half of the task itself
     for (const gap of evaluation.missingContext) {
       const match = /\(([^()]+)\)$/.exec(gap);
       const file = match ? index.byPath.get(match[1]!) : undefined;
-      if (file && taskTerms.some((k) => file.allTerms.has(k.term))) {
+      if (file && coverageOf(query, file.allTerms).coverage >= CRITICAL_GAP_COVERAGE) {
         if (!focus.has(file.path) && !excluded.has(file.path)) {
           focus.set(file.path, evaluation.path);
           expanded.push({ path: file.path, via: evaluation.path });
