@@ -223,7 +223,7 @@ export function refine(
           focus.set(file.path, evaluation.path);
           expanded.push({ path: file.path, via: evaluation.path });
         }
-        if ((evaluated.get(file.path)?.relevance ?? 0) < HIGH) criticalGaps.push(`${evaluation.path} uses ${gap}`);
+        if ((evaluated.get(file.path)?.relevance ?? 0) < HIGH && !excluded.has(file.path)) criticalGaps.push(`${evaluation.path} uses ${gap}`);
       }
     }
   }
