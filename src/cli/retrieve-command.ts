@@ -37,8 +37,9 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
   const rootArg = values.root ?? ".";
   const retriever = await createRetriever({
     root: resolve(io.cwd, rootArg),
-    include: listOption(values.include),
-    exclude: listOption(values.exclude),
+    // globs are not split on commas: src/{a,b}/** is one glob
+    include: values.include,
+    exclude: values.exclude,
     maxFileBytes,
   });
   const result = await retriever.retrieve(task, {

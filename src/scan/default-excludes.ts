@@ -81,5 +81,13 @@ export function isExcludedFileName(name: string): boolean {
  * generatedMarkerOf("export const a = 1;\n")                      // undefined
  */
 export function generatedMarkerOf(headText: string): string | undefined {
-  return GENERATED_MARKERS.find((marker) => marker.pattern.test(headText))?.label;
+  for (const line of headText.split("\n")) {
+    // only in a comment's own words: not in code, not quoted inside a comment (a doc example)
+    const comment = /^\s*(?:\/\/|\/\*+|\*|#)(.*)$/.exec(line)?.[1];
+    if (comment === undefined) continue;
+    const words = comment.split(/["'`]/, 1)[0] ?? "";
+    const marker = GENERATED_MARKERS.find((m) => m.pattern.test(words));
+    if (marker) return marker.label;
+  }
+  return undefined;
 }
