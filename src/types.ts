@@ -162,7 +162,7 @@ export interface ParsedFile {
   /** Identifiers used (not defined) in the file, sorted by name. */
   references: ReferenceFact[];
   vocabulary: FileVocabulary;
-  /** True when the tree held ERROR or MISSING nodes (facts were completed with the TypeScript parser). */
+  /** True when the file has syntax errors TypeScript's parser agrees on (facts were then completed with it). */
   hasSyntaxErrors: boolean;
 }
 

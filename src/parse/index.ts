@@ -52,16 +52,19 @@ export function parseSource(path: string, text: string, language: LanguageId, is
   const chosen = parseWithFallback(language, text, languageRowForPath(path)?.jsxFallback);
   const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text, chosen.loaded.keywords);
   releaseTree(chosen.tree);
-  const hasSyntaxErrors = chosen.errors > 0;
+  let hasSyntaxErrors = false;
 
   let { definitions, imports, exports } = facts;
-  if (hasSyntaxErrors) {
+  if (chosen.errors > 0) {
     // The TypeScript parser recovers better: its imports and exports are the
-    // truth, and its definitions complete tree-sitter's.
+    // truth, and its definitions complete tree-sitter's. The file has syntax
+    // errors only when TypeScript agrees: tree-sitter-typescript 0.23 also
+    // trips on valid code (`<in out T>`, `export type * from`).
     const fromTypescript = readTypescriptFacts(path, text);
     imports = fromTypescript.imports;
     exports = fromTypescript.exports;
     definitions = mergeDefinitions(fromTypescript.definitions, definitions);
+    hasSyntaxErrors = fromTypescript.syntaxErrors > 0;
   } else {
     sortDefinitions(definitions);
   }

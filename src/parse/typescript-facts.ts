@@ -16,6 +16,8 @@ export interface TypescriptFacts {
   definitions: Definition[];
   imports: ImportFact[];
   exports: ExportFact[];
+  /** Syntax errors the TypeScript parser reports (0 when only tree-sitter's grammar fell short). */
+  syntaxErrors: number;
 }
 
 /** The script kind of a path by its extension. */
@@ -325,5 +327,7 @@ export function readTypescriptFacts(path: string, text: string): TypescriptFacts
   if (text.includes("import(") || text.includes("require(")) readCallImports(ctx);
   readReferenceDirectives(ctx);
   ctx.imports.sort((a, b) => a.line - b.line);
-  return { definitions: ctx.definitions, imports: ctx.imports, exports: ctx.exports };
+  // parseDiagnostics is internal to the compiler API but stable: the syntax errors TypeScript itself sees
+  const syntaxErrors = (sf as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics?.length ?? 0;
+  return { definitions: ctx.definitions, imports: ctx.imports, exports: ctx.exports, syntaxErrors };
 }

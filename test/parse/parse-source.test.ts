@@ -346,7 +346,8 @@ describe("syntax errors", () => {
         'export * from "./more";', // 15
       ].join("\n"),
     );
-    expect(parsed.hasSyntaxErrors).toBe(true);
+    // tree-sitter trips on `<in out T>`, TypeScript does not: valid code is no syntax error
+    expect(parsed.hasSyntaxErrors).toBe(false);
     expect(parsed.imports.map((i) => [i.specifier, i.kind, i.typeOnly, i.line])).toEqual([
       ["./Pipeable", "static", true, 1],
       ["./late", "static", false, 13],
