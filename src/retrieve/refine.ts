@@ -194,7 +194,8 @@ export function refine(
   const evaluated = new Map(evaluations.map((e) => [e.path, e]));
   const focus = new Map<string, string>();
   const expanded: Array<{ path: string; via: string }> = [];
-  for (const evaluation of high) {
+  // from the high files, or while there are none from the best three: the graph may hold what the words miss
+  for (const evaluation of anchors) {
     const neighbours = new Map<string, number>();
     for (const [target, weight] of context.links.out.get(evaluation.path) ?? []) neighbours.set(target, weight);
     for (const [source, weight] of context.links.in.get(evaluation.path) ?? []) {
