@@ -11,7 +11,7 @@ import { byCodeUnit } from "../util/sort.js";
 import { createInitialQuery } from "./concepts.js";
 import { dispatch } from "./dispatch.js";
 import { bandOf, DEFAULT_EVALUATE, evaluate, type EvaluateParameters, type Evaluation } from "./evaluate.js";
-import { expandWithThesaurus, parseTask, thesaurusPhrasesIn, type TaskQuery } from "./query.js";
+import { expandWithThesaurus, extendGlossary, extendThesaurus, parseTask, thesaurusPhrasesIn, type TaskQuery } from "./query.js";
 import { DEFAULT_REFINE, refine, type RefineParameters } from "./refine.js";
 import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
 import { DEFAULT_BM25F, type Bm25fParameters } from "./signals/bm25f.js";
@@ -73,6 +73,10 @@ export interface RetrieveOptions {
   maxFileBytes?: number;
   evaluator?: Evaluator;
   expandQuery?: QueryExpander;
+  /** Thesaurus groups added to the built-in ones (`data/thesaurus.json` format: group name → synonyms). */
+  thesaurus?: Record<string, string[]>;
+  /** Chinese glossary entries added to the built-in ones (`data/glossary-zh.json` format); a key given here replaces the built-in one. */
+  glossary?: Record<string, string[]>;
   /** Ranked files returned (default 50). */
   maxResults?: number;
   /** Parameter overrides, for experiments. */
@@ -159,10 +163,12 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
   const maxCycles = options.maxCycles ?? DEFAULT_MAX_CYCLES;
   const evaluateParameters = { ...DEFAULT_EVALUATE, ...options.tuning?.evaluate };
   const refineParameters = { ...DEFAULT_REFINE, ...options.tuning?.refine };
-  let taskQuery = parseTask(task, { keywords: options.keywords });
+  const glossary = options.glossary ? extendGlossary(options.glossary, "retrieve: glossary") : undefined;
+  const thesaurus = options.thesaurus ? extendThesaurus(options.thesaurus, "retrieve: thesaurus") : undefined;
+  let taskQuery = parseTask(task, { keywords: options.keywords, glossary });
   if (options.expandQuery) taskQuery = await options.expandQuery(taskQuery);
-  const synonyms = (terms: string[]) => expandWithThesaurus(terms);
-  let query = createInitialQuery(context.index, taskQuery, synonyms, (terms) => thesaurusPhrasesIn(terms));
+  const synonyms = (terms: string[]) => expandWithThesaurus(terms, thesaurus);
+  let query = createInitialQuery(context.index, taskQuery, synonyms, (terms) => thesaurusPhrasesIn(terms, thesaurus));
   const isAllowed = createPathFilter(options.include, options.exclude);
   const excludeTests = !mentionsTests(query);
 

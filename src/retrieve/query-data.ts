@@ -228,3 +228,28 @@ export function loadStopwords(): Stopwords {
   stopwordsCache ??= readStopwords(STOPWORDS_FILE);
   return stopwordsCache;
 }
+
+/**
+ * The built-in glossary with a caller's additions (same record format as
+ * `data/glossary-zh.json`); an added key replaces the built-in entry.
+ *
+ * @example
+ * extendGlossary({ 刷新: ["refresh"] }).entries.get("刷新"); // ["refresh"]
+ */
+export function extendGlossary(additions: unknown, source = "glossary additions", base: Glossary = loadGlossary()): Glossary {
+  const added = createGlossary(additions, source);
+  if (added.entries.size === 0) return base;
+  return { entries: new Map([...base.entries, ...added.entries]), maxKeyLength: Math.max(base.maxKeyLength, added.maxKeyLength) };
+}
+
+/**
+ * The built-in thesaurus with a caller's groups after it (same record format
+ * as `data/thesaurus.json`).
+ *
+ * @example
+ * extendThesaurus({ session: ["session", "login state"] }).groups.at(-1)?.name; // "session"
+ */
+export function extendThesaurus(additions: unknown, source = "thesaurus additions", base: Thesaurus = loadThesaurus()): Thesaurus {
+  const added = createThesaurus(additions, source);
+  return added.groups.length === 0 ? base : { groups: [...base.groups, ...added.groups] };
+}

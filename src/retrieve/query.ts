@@ -34,6 +34,8 @@ export {
   createGlossary,
   createStopwords,
   createThesaurus,
+  extendGlossary,
+  extendThesaurus,
   loadGlossary,
   loadStopwords,
   loadThesaurus,

@@ -11,7 +11,7 @@ import { byCodeUnit } from "../util/sort.js";
 import { dispatch } from "./dispatch.js";
 import { relevanceOfRatio, DEFAULT_EVALUATE, type Evaluation } from "./evaluate.js";
 import { assembleResult, createPathFilter, type LoopInput } from "./loop.js";
-import { parseTask } from "./query.js";
+import { extendGlossary, parseTask } from "./query.js";
 import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
 import { scoreBm25f, type Bm25fParameters } from "./signals/bm25f.js";
 import { personalizedPageRank } from "./signals/personalized-pagerank.js";
@@ -62,7 +62,8 @@ export async function runBaselineStrategy(
   input: LoopInput,
   strategy: Exclude<StrategyName, "graph">,
 ): Promise<RetrievalResult> {
-  const taskQuery = parseTask(input.task, { keywords: input.options.keywords });
+  const glossary = input.options.glossary ? extendGlossary(input.options.glossary, "retrieve: glossary") : undefined;
+  const taskQuery = parseTask(input.task, { keywords: input.options.keywords, glossary });
   // the task's own words only: no abbreviations, no concepts, no refinement
   const query: CycleQuery = {
     keywords: taskQuery.terms.map((t) => ({ term: t.term, weight: t.weight, source: t.source, original: t.original })),
