@@ -36,6 +36,20 @@ export function countLines(text: string): number {
 }
 
 /**
+ * TypeScript's facts, or undefined when its recursive-descent parser
+ * overflows the stack (thousands of unclosed brackets): tree-sitter, which
+ * does not recurse, has already read the file.
+ */
+function readTypescriptFactsWithinStack(path: string, text: string): ReturnType<typeof readTypescriptFacts> | undefined {
+  try {
+    return readTypescriptFacts(path, text);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
+/**
  * Parse one file. Pure and synchronous; the parser and query of each
  * language are created on first use and reused.
  *
@@ -60,11 +74,16 @@ export function parseSource(path: string, text: string, language: LanguageId, is
     // truth, and its definitions complete tree-sitter's. The file has syntax
     // errors only when TypeScript agrees: tree-sitter-typescript 0.23 also
     // trips on valid code (`<in out T>`, `export type * from`).
-    const fromTypescript = readTypescriptFacts(path, text);
-    imports = fromTypescript.imports;
-    exports = fromTypescript.exports;
-    definitions = mergeDefinitions(fromTypescript.definitions, definitions);
-    hasSyntaxErrors = fromTypescript.syntaxErrors > 0;
+    const fromTypescript = readTypescriptFactsWithinStack(path, text);
+    if (fromTypescript) {
+      imports = fromTypescript.imports;
+      exports = fromTypescript.exports;
+      definitions = mergeDefinitions(fromTypescript.definitions, definitions);
+      hasSyntaxErrors = fromTypescript.syntaxErrors > 0;
+    } else {
+      // too deep for TypeScript's recursive parser: tree-sitter's facts stand alone, and the errors it found count
+      hasSyntaxErrors = true;
+    }
   } else {
     sortDefinitions(definitions);
   }
