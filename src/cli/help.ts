@@ -26,6 +26,7 @@ Graph options:
 
 Common:
   --max-file-bytes N    skip files larger than N bytes (default 1048576)
+  --timeout SECONDS     give up after SECONDS: one line on stderr, exit 1 (default: none)
   -q, --quiet           no warnings on stderr
   -h, --help            this help
   -v, --version         the version

@@ -13,5 +13,6 @@ const code = await runCli(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   cwd: process.cwd(),
   isStderrTty: Boolean(process.stderr.isTTY),
+  exit: (code) => process.exit(code),
 });
 process.exitCode = code;

@@ -4,7 +4,7 @@
  * through src/index.ts.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { isKnownError, UsageError } from "../index.js";
+import { GraphRetrieveError, isKnownError, UsageError } from "../index.js";
 import { runGraphCommand } from "./graph-command.js";
 import { runRetrieveCommand } from "./retrieve-command.js";
 import { HELP, VERSION } from "./help.js";
@@ -16,6 +16,8 @@ export interface CliIo {
   cwd: string;
   /** True when stderr is a terminal (progress is drawn only then). */
   isStderrTty: boolean;
+  /** End the process now (after a --timeout: the abandoned work must not keep it alive); tests leave it out. */
+  exit?: (code: number) => void;
 }
 
 export const EXIT_OK = 0;
@@ -33,6 +35,7 @@ export const OPTIONS = {
   keywords: { type: "string", multiple: true },
   strategy: { type: "string" },
   "max-file-bytes": { type: "string" },
+  timeout: { type: "string" },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
@@ -73,20 +76,40 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return EXIT_OK;
     }
     const [first, ...rest] = positionals;
-    if (first === "graph") return await runGraphCommand(values, rest, io);
     if (first === "help") {
       io.stdout(HELP);
       return EXIT_OK;
     }
-    return await runRetrieveCommand(values, positionals, io);
+    const timeoutSeconds = integerOption(values, "timeout");
+    const command = first === "graph" ? runGraphCommand(values, rest, io) : runRetrieveCommand(values, positionals, io);
+    return await withTimeout(command, timeoutSeconds);
   } catch (error) {
     if (isKnownError(error)) {
       io.stderr(`${oneLine(error.message)}\n`);
-      return error.code === "usage" ? EXIT_USAGE : EXIT_FAILURE;
+      const code = error.code === "usage" ? EXIT_USAGE : EXIT_FAILURE;
+      if (error.code === "timeout") io.exit?.(code);
+      return code;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`graph-retrieve: unexpected failure: ${oneLine(message)} (please report this with the command you ran)\n`);
     return EXIT_FAILURE;
+  }
+}
+
+/** The command's exit code, or a timeout error once `seconds` pass first (the command is abandoned, not stopped: the caller exits). */
+async function withTimeout(command: Promise<number>, seconds: number | undefined): Promise<number> {
+  if (seconds === undefined) return command;
+  const abort = new AbortController();
+  const expired = new Promise<never>((_resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new GraphRetrieveError("timeout", `graph-retrieve: timed out after ${seconds} s (raise --timeout, or narrow the run with --include / --exclude)`));
+    }, seconds * 1000);
+    abort.signal.addEventListener("abort", () => clearTimeout(timer));
+  });
+  try {
+    return await Promise.race([command, expired]);
+  } finally {
+    abort.abort();
   }
 }
 
