@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { buildGraph, renderGraphDot, renderGraphJson, UsageError } from "../index.js";
 import { integerOption, type CliIo, type CliValues, EXIT_OK } from "./run-cli.js";
+import { withConfig } from "./config-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
 
 const GRAPH_FORMATS = ["json", "dot"] as const;
@@ -19,11 +20,11 @@ export async function runGraphCommand(values: CliValues, extra: string[], io: Cl
     throw new UsageError(`graph-retrieve graph: --format must be one of ${GRAPH_FORMATS.join(", ")}, got "${format}"`);
   }
   const rootArg = values.root ?? ".";
-  const codeGraph = await buildGraph(resolve(io.cwd, rootArg), {
-    maxFileBytes: integerOption(values, "max-file-bytes"),
-    include: values.include,
-    exclude: values.exclude,
-  });
+  const maxFileBytes = integerOption(values, "max-file-bytes");
+  const root = resolve(io.cwd, rootArg);
+  // include/exclude from the root's config file unless given as flags
+  const { include, exclude } = await withConfig(root, { include: values.include, exclude: values.exclude });
+  const codeGraph = await buildGraph(root, { maxFileBytes, include, exclude });
   if (!values.quiet) reportDiagnostics(codeGraph.diagnostics, io);
   io.stdout(format === "dot" ? renderGraphDot(codeGraph) : renderGraphJson(codeGraph, rootArg));
   return EXIT_OK;

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { createRetriever, renderJson, renderText, UsageError, type StrategyName } from "../index.js";
+import { withConfig } from "./config-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
 import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
 
@@ -26,8 +27,8 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
   if (!(FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`graph-retrieve: --format must be one of ${FORMATS.join(", ")}, got "${format}"`);
   }
-  const strategy = (values.strategy ?? "graph") as StrategyName;
-  if (!STRATEGIES.includes(strategy)) {
+  const strategy = values.strategy as StrategyName | undefined;
+  if (strategy !== undefined && !STRATEGIES.includes(strategy)) {
     throw new UsageError(`graph-retrieve: --strategy must be one of ${STRATEGIES.join(", ")}, got "${values.strategy}"`);
   }
   // every option is checked before the (slow) graph build, so a typo fails at once
@@ -35,19 +36,20 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
   const maxCycles = integerOption(values, "max-cycles");
   const budgetTokens = integerOption(values, "budget");
   const rootArg = values.root ?? ".";
-  const retriever = await createRetriever({
-    root: resolve(io.cwd, rootArg),
+  const root = resolve(io.cwd, rootArg);
+  // the root's config file first, the flags given on top
+  const options = await withConfig(root, {
     // globs are not split on commas: src/{a,b}/** is one glob
     include: values.include,
     exclude: values.exclude,
     maxFileBytes,
-  });
-  const result = await retriever.retrieve(task, {
     maxCycles,
     budgetTokens,
     keywords: listOption(values.keywords),
     strategy,
   });
+  const retriever = await createRetriever({ ...options, root });
+  const result = await retriever.retrieve(task);
   result.root = rootArg;
   if (!values.quiet) reportDiagnostics(result.diagnostics, io);
   io.stdout(format === "json" ? renderJson(result) : renderText(result));
