@@ -1,0 +1,108 @@
+/**
+ * Why one file got its score: its rank and relevance, the cycle it entered
+ * (and how: the first query or an import tie), the terms it matched and the
+ * definitions that carry them, its links to the other ranked files, and its
+ * gaps. Read from the result and the graph; pure.
+ */
+import { UsageError } from "../errors.js";
+import type { CodeGraph } from "../graph/code-graph.js";
+import type { RetrievalResult, RetrievedFile } from "../types.js";
+import { byCodeUnit } from "../util/sort.js";
+import { termsOf } from "../util/terms.js";
+import { CONTEXT_RELEVANCE, parseMissingContext, readFileLinks, type FileLink } from "./retrieval-subgraph.js";
+
+const MAX_LINKS = 12;
+
+function describeFile(path: string, ranked: ReadonlyMap<string, RetrievedFile>): string {
+  const file = ranked.get(path);
+  return file ? `${path} (${file.relevance.toFixed(2)} ${file.band})` : `${path} (not a candidate)`;
+}
+
+function describeLink(link: FileLink): string {
+  const kind = link.isReexport ? "re-exports" : link.isImport ? "imports" : link.viaBarrels.length > 0 ? `imports through ${link.viaBarrels.join(", ")}` : "";
+  const parts = [
+    kind && `${kind}${link.names.length > 0 ? ` ${link.names.join(", ")}` : ""}`,
+    link.references > 0 ? `${link.references} reference${link.references === 1 ? "" : "s"}` : "",
+  ].filter((p) => p !== "");
+  return parts.join("; ");
+}
+
+function linkLines(title: string, links: readonly FileLink[], other: (l: FileLink) => string, ranked: ReadonlyMap<string, RetrievedFile>): string[] {
+  if (links.length === 0) return [`  ${title}: none`];
+  // ranked files first, best first; then the rest by path
+  const sorted = [...links].sort((a, b) => {
+    const ra = ranked.get(other(a))?.relevance ?? -1;
+    const rb = ranked.get(other(b))?.relevance ?? -1;
+    return rb - ra || byCodeUnit(other(a), other(b));
+  });
+  const lines = [`  ${title}:`];
+  for (const link of sorted.slice(0, MAX_LINKS)) lines.push(`    ${describeFile(other(link), ranked)}: ${describeLink(link)}`);
+  if (sorted.length > MAX_LINKS) lines.push(`    … (+${sorted.length - MAX_LINKS} more)`);
+  return lines;
+}
+
+/**
+ * Explain one file of a retrieval. `path` is root-relative (`src/auth/tokens.ts`);
+ * a path the graph does not know is a usage error.
+ *
+ * @example
+ * const retriever = await createRetriever({ root: "./service" });
+ * const result = await retriever.retrieve("Fix the token expiry bug");
+ * console.log(renderExplanation(result, retriever.codeGraph, "src/auth/tokens.ts"));
+ */
+export function renderExplanation(result: RetrievalResult, codeGraph: CodeGraph, path: string): string {
+  const normalised = path.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
+  const parsed = codeGraph.files.get(normalised);
+  if (!parsed) {
+    throw new UsageError(`explain: "${path}" is not a source file under the root (give a root-relative path such as ${result.files[0]?.path ?? "src/index.ts"})`);
+  }
+  const ranked = new Map(result.files.map((f) => [f.path, f]));
+  const file = ranked.get(normalised);
+  const rank = result.files.findIndex((f) => f.path === normalised) + 1;
+  const lines: string[] = [];
+
+  if (!file) {
+    lines.push(`${normalised}: not a candidate in ${result.stats.cycles} cycle${result.stats.cycles === 1 ? "" : "s"}`);
+    lines.push("  No searched term matched it strongly enough and no import tie to a high file brought it in.");
+  } else {
+    const inContext = file.relevance >= CONTEXT_RELEVANCE;
+    lines.push(
+      `${normalised}: rank ${rank} of ${result.files.length}, relevance ${file.relevance.toFixed(3)} (${file.band}), ${inContext ? `in the context (≥ ${CONTEXT_RELEVANCE})` : `not in the context (< ${CONTEXT_RELEVANCE})`}`,
+    );
+    const joined = result.cycles.flatMap((c) => c.expandedFrom.filter((e) => e.path === normalised).map((e) => ({ cycle: c.cycle, via: e.via })));
+    const firstJoin = joined.find((j) => j.cycle === file.cycle);
+    lines.push(`  Entered: cycle ${file.cycle}, ${firstJoin ? `along imports from ${firstJoin.via}` : "by the cycle's search"}`);
+    const high = result.cycles.filter((c) => c.high.some((h) => h.path === normalised)).map((c) => c.cycle);
+    const excluded = result.cycles.filter((c) => c.excluded.includes(normalised)).map((c) => c.cycle);
+    if (high.length > 0) lines.push(`  High relevance in cycle${high.length === 1 ? "" : "s"}: ${high.join(", ")}`);
+    if (excluded.length > 0) lines.push(`  Excluded (< 0.2) in cycle${excluded.length === 1 ? "" : "s"}: ${excluded.join(", ")}`);
+    lines.push(`  Reason: ${file.reason}`);
+    lines.push(`  Terms matched: ${file.matchedTerms.length > 0 ? file.matchedTerms.join(", ") : "none"}`);
+    const terms = new Set(file.matchedTerms);
+    const carriers = parsed.definitions.filter((d) => termsOf(d.name).some((t) => terms.has(t)));
+    if (carriers.length > 0) {
+      lines.push(`  Definitions carrying them: ${carriers.map((d) => `${d.container ? `${d.container}.` : ""}${d.name} (${d.kind}, ${d.startLine === d.endLine ? `line ${d.startLine}` : `lines ${d.startLine}–${d.endLine}`})`).join(", ")}`);
+    }
+  }
+  const lastKeywords = result.cycles[result.cycles.length - 1]?.keywords ?? [];
+  if (lastKeywords.length > 0) lines.push(`  Keywords searched (last cycle): ${lastKeywords.join(", ")}`);
+
+  const links = [...readFileLinks(codeGraph).values()];
+  lines.push("  Edges:");
+  lines.push(...linkLines("uses", links.filter((l) => l.source === normalised && l.target !== normalised), (l) => l.target, ranked).map((l) => `  ${l}`));
+  lines.push(...linkLines("used by", links.filter((l) => l.target === normalised && l.source !== normalised), (l) => l.source, ranked).map((l) => `  ${l}`));
+
+  const gaps = file?.missingContext ?? [];
+  if (gaps.length === 0) {
+    lines.push(file ? "  Gaps: none" : "  Gaps: not evaluated");
+  } else {
+    lines.push("  Gaps (what it uses that the context lacks):");
+    for (const gap of gaps) {
+      const target = parseMissingContext(gap);
+      lines.push(`    ${gap}${target ? ` → ${describeFile(target.path, ranked)}` : ""}`);
+    }
+  }
+  const filledBy = result.files.filter((f) => f.missingContext.some((g) => parseMissingContext(g)?.path === normalised)).map((f) => f.path);
+  if (filledBy.length > 0) lines.push(`  Would fill a gap of: ${filledBy.join(", ")}`);
+  return `${lines.join("\n")}\n`;
+}
