@@ -6,8 +6,11 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { GraphRetrieveError, isKnownError, UsageError } from "../index.js";
 import { runGraphCommand } from "./graph-command.js";
+import { runIndexCommand } from "./index-command.js";
+import { runMcpCommand } from "./mcp-command.js";
 import { runRetrieveCommand } from "./retrieve-command.js";
 import { HELP, VERSION } from "./help.js";
+import { escapeControlCharacters } from "./terminal-text.js";
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIo {
@@ -16,6 +19,10 @@ export interface CliIo {
   cwd: string;
   /** True when stderr is a terminal (progress is drawn only then). */
   isStderrTty: boolean;
+  /** Raw stderr for the progress bar (it redraws its line with a carriage return); none: no bar. */
+  progress?: (text: string) => void;
+  /** Environment for the default index folder (XDG_CACHE_HOME, LOCALAPPDATA); default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** End the process now (after a --timeout: the abandoned work must not keep it alive); tests leave it out. */
   exit?: (code: number) => void;
 }
@@ -35,6 +42,8 @@ export const OPTIONS = {
   keywords: { type: "string", multiple: true },
   strategy: { type: "string" },
   "max-file-bytes": { type: "string" },
+  "cache-dir": { type: "string" },
+  "no-cache": { type: "boolean" },
   timeout: { type: "string" },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
@@ -64,7 +73,13 @@ export function integerOption(values: CliValues, name: keyof CliValues, fallback
 }
 
 /** Run the CLI with argv (without node and script); resolves to the exit code. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
+  // control characters from a task or a hostile file name are printed escaped, never raw
+  const io: CliIo = {
+    ...rawIo,
+    stdout: (text) => rawIo.stdout(escapeControlCharacters(text)),
+    stderr: (text) => rawIo.stderr(escapeControlCharacters(text)),
+  };
   try {
     const { values, positionals } = parseCliArgs(argv);
     if (values.version) {
@@ -80,6 +95,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stdout(HELP);
       return EXIT_OK;
     }
+    if (first === "mcp") return await runMcpCommand(values, rest, io);
+    if (first === "index") return await runIndexCommand(values, rest, io);
     const timeoutSeconds = integerOption(values, "timeout");
     const command = first === "graph" ? runGraphCommand(values, rest, io) : runRetrieveCommand(values, positionals, io);
     return await withTimeout(command, timeoutSeconds);
