@@ -9,6 +9,7 @@ export const HELP = `graph-retrieve ${VERSION}: find the files a coding agent mu
 Usage:
   graph-retrieve "<task>" [options]        retrieve the context for a task
   graph-retrieve graph [options]           dump the import/symbol graph
+  graph-retrieve mcp [--root DIR]          serve the MCP tools over stdio (for agents)
 
 Retrieve options:
   --root DIR            codebase root (default: the current folder)
@@ -23,6 +24,15 @@ Retrieve options:
 Graph options:
   --root DIR            codebase root (default: the current folder)
   --format FORMAT       json (default) or dot (Graphviz: | dot -Tsvg > graph.svg)
+
+MCP server (graph-retrieve mcp):
+  tools retrieve_context, explain_file, graph_neighbors; the index is kept
+  warm and refreshed when files change. --root, --include, --exclude,
+  --max-cycles, --budget, --strategy and --max-file-bytes apply; logs on stderr.
+
+Config: graph-retrieve.config.json in the root, or a "graph-retrieve" key in
+its package.json: include, exclude, maxCycles, budget, strategy, thesaurus,
+glossary. Flags given on the command line override it.
 
 Common:
   --max-file-bytes N    skip files larger than N bytes (default 1048576)

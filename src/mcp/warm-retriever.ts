@@ -1,0 +1,83 @@
+/**
+ * A Retriever kept warm between MCP calls. Before each call it re-reads the
+ * root's config and re-scans the root (paths, sizes, modification times,
+ * plus tsconfig.json and package.json), and rebuilds the retriever when
+ * anything differs: an added, removed or edited file is seen by the next call.
+ *
+ * @example
+ * const warm = createWarmRetriever({ root: "/repo", flags: {}, log: (line) => process.stderr.write(line) });
+ * const { retriever } = await warm.current();
+ */
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { configToRetrieveOptions, createRetriever, loadConfig, scanFiles, type RetrieveOptions, type Retriever } from "../index.js";
+
+/** Files outside the scan whose change changes module resolution. */
+const SETTINGS_FILES = ["tsconfig.json", "jsconfig.json", "package.json"];
+
+export interface WarmRetrieverOptions {
+  /** Absolute root. */
+  root: string;
+  /** Options given on the command line: they override the root's config file. */
+  flags: RetrieveOptions;
+  /** One line at a time, for stderr (never stdout: it carries the protocol). */
+  log: (line: string) => void;
+}
+
+/** The retriever as of the latest check, the options it was built with, and a counter bumped on each rebuild. */
+export interface WarmState {
+  retriever: Retriever;
+  options: RetrieveOptions;
+  generation: number;
+}
+
+export interface WarmRetriever {
+  /** Check the root for changes (rebuilding when there are some) and return the retriever. Calls are served one at a time. */
+  current(): Promise<WarmState>;
+}
+
+async function statKey(path: string): Promise<string> {
+  try {
+    const info = await stat(path);
+    return `${info.size}:${info.mtimeMs}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** A string that changes whenever the options, a scanned file or a settings file change. */
+async function fingerprintOf(root: string, options: RetrieveOptions): Promise<{ key: string; files: number }> {
+  const scan = await scanFiles(root, { include: options.include, exclude: options.exclude, maxFileBytes: options.maxFileBytes });
+  const settings = await Promise.all(SETTINGS_FILES.map(async (name) => `${name}=${await statKey(join(root, name))}`));
+  const files = scan.files.map((f) => `${f.path}=${f.size}:${f.mtimeMs}`);
+  return { key: [JSON.stringify(options), ...settings, ...files].join("\n"), files: scan.files.length };
+}
+
+export function createWarmRetriever({ root, flags, log }: WarmRetrieverOptions): WarmRetriever {
+  let state: WarmState | undefined;
+  let lastKey: string | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const refresh = async (): Promise<WarmState> => {
+    const loaded = await loadConfig(root);
+    const given = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+    const options: RetrieveOptions = { ...configToRetrieveOptions(loaded?.config), ...given };
+    const { key, files } = await fingerprintOf(root, options);
+    if (state && key === lastKey) return state;
+    const started = Date.now();
+    const retriever = await createRetriever({ ...options, root });
+    state = { retriever, options, generation: (state?.generation ?? 0) + 1 };
+    lastKey = key;
+    const what = state.generation === 1 ? "indexed" : "re-indexed (files changed)";
+    log(`graph-retrieve mcp: ${what} ${files} files under ${root} in ${Date.now() - started} ms${loaded ? ` (config: ${loaded.source})` : ""}`);
+    return state;
+  };
+
+  return {
+    current() {
+      const next = queue.then(refresh, refresh);
+      queue = next.catch(() => undefined);
+      return next;
+    },
+  };
+}

@@ -1,0 +1,231 @@
+/**
+ * The MCP server as agents run it: `node dist/cli/main.js mcp --root <tmp
+ * copy of fixtures/auth-service>` (dist built by test/global-setup.ts),
+ * driven by the SDK's own Client over stdio. Lists the tools, calls each,
+ * then edits the tmp copy and sees the edit on the next call.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RetrievalResult } from "../../src/index.js";
+import type { Neighbors } from "../../src/mcp/describe-neighbors.js";
+import type { FileExplanation } from "../../src/mcp/explain-file.js";
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const BIN = join(REPO_ROOT, "dist", "cli", "main.js");
+const FIXTURE = join(REPO_ROOT, "fixtures", "auth-service");
+const TASK = "Fix the authentication token expiry bug";
+/** fixtures/auth-service/ANSWER.md: exactly these four files. */
+const ANSWER = ["src/auth/auth.ts", "src/auth/jwt-utils.ts", "src/auth/session-manager.ts", "src/auth/tokens.ts"];
+
+const ROTATION_FILE = `/**
+ * Refresh-token rotation: every refresh spends the presented refresh token
+ * and issues a new pair; a token presented twice is reuse, and revokes the
+ * whole token family.
+ */
+import { checkToken, issueTokenPair, type TokenPair, type TokenSubject } from "./tokens";
+
+const spentTokenIds = new Set<string>();
+
+/** Rotate a refresh token: spend it and issue a fresh pair, or detect reuse. */
+export function rotateRefreshToken(refreshToken: string, subject: TokenSubject): TokenPair | "reused" | "invalid" {
+  const check = checkToken(refreshToken, "refresh");
+  if (!check.valid) return "invalid";
+  const tokenId = String(check.claims.jti);
+  if (spentTokenIds.has(tokenId)) return "reused";
+  spentTokenIds.add(tokenId);
+  return issueTokenPair(subject);
+}
+`;
+
+let root: string;
+let client: Client;
+let stderr = "";
+const clientErrors: Error[] = [];
+
+function textOf(result: unknown): string {
+  const content = (result as CallToolResult).content;
+  expect(content).toHaveLength(1);
+  const first = content[0];
+  if (first?.type !== "text") throw new Error("expected one text content");
+  return first.text;
+}
+
+async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return { isError: result.isError === true, text: textOf(result) };
+}
+
+async function callJson<T>(name: string, args: Record<string, unknown>): Promise<T> {
+  const { isError, text } = await call(name, args);
+  expect(isError, text).toBe(false);
+  return JSON.parse(text) as T;
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "gr-mcp-"));
+  cpSync(FIXTURE, root, { recursive: true });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp", "--root", root],
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString("utf8")));
+  client = new Client({ name: "graph-retrieve-test", version: "0.0.0" });
+  client.onerror = (error) => void clientErrors.push(error);
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe("graph-retrieve mcp over stdio", () => {
+  it("lists the three tools, each described for a model, with its arguments", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["explain_file", "graph_neighbors", "retrieve_context"]);
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const tool of tools) {
+      expect(tool.description?.length ?? 0).toBeGreaterThan(200);
+      expect(tool.description).toMatch(/Call it/);
+      expect(tool.description).toMatch(/Returns/);
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+    }
+    expect(byName.get("retrieve_context")?.inputSchema.required).toEqual(["task"]);
+    expect(Object.keys(byName.get("retrieve_context")?.inputSchema.properties ?? {}).sort()).toEqual(["budget", "format", "task"]);
+    expect(byName.get("explain_file")?.inputSchema.required?.sort()).toEqual(["path", "task"]);
+    expect(byName.get("graph_neighbors")?.inputSchema.required).toEqual(["path"]);
+  });
+
+  it("retrieve_context (json) answers the fixture's task with exactly its four files", async () => {
+    const result = await callJson<RetrievalResult>("retrieve_context", { task: TASK, format: "json" });
+    expect(result.schemaVersion).toBe(1);
+    expect(result.task).toBe(TASK);
+    const context = result.files.filter((f) => f.relevance >= 0.7).map((f) => f.path);
+    expect([...context].sort()).toEqual(ANSWER);
+    expect(result.files.every((f) => f.reason.length > 0)).toBe(true);
+    expect(result.stats.budgetTokens).toBe(20000);
+  });
+
+  it("retrieve_context (md, the default) is readable text naming the context files; budget is passed on", async () => {
+    const { isError, text } = await call("retrieve_context", { task: TASK });
+    expect(isError).toBe(false);
+    for (const path of ANSWER) expect(text).toContain(path);
+    const small = await callJson<RetrievalResult>("retrieve_context", { task: TASK, format: "json", budget: 500 });
+    expect(small.stats.budgetTokens).toBe(500);
+    expect(small.stats.contextTokens).toBeLessThanOrEqual(Math.max(500, small.files[0]?.tokens ?? 0));
+  });
+
+  it("explain_file says why a file scored what it did", async () => {
+    const tokens = await callJson<FileExplanation>("explain_file", { task: TASK, path: "src/auth/tokens.ts" });
+    expect(tokens).toMatchObject({ path: "src/auth/tokens.ts", task: TASK, band: "high", inContext: true, cycle: 1 });
+    expect(tokens.relevance).toBeGreaterThanOrEqual(0.7);
+    expect(tokens.rank).toBeGreaterThanOrEqual(1);
+    expect(tokens.reason.length).toBeGreaterThan(0);
+    expect(Array.isArray(tokens.missingContext)).toBe(true);
+    expect(tokens.matchedTerms.length).toBeGreaterThan(0);
+    expect(tokens.trace.some((line) => /^cycle \d+: high/.test(line))).toBe(true);
+    // a distractor, written the way a model might write it
+    const mailer = await callJson<FileExplanation>("explain_file", { task: TASK, path: "./src/notifications/mailer.ts" });
+    expect(mailer.path).toBe("src/notifications/mailer.ts");
+    expect(mailer.inContext).toBe(false);
+    expect(mailer.relevance).toBeLessThan(0.7);
+  });
+
+  it("explain_file and graph_neighbors answer an unknown path with an MCP error result naming close matches", async () => {
+    const unknown = await call("explain_file", { task: TASK, path: "src/tokens.ts" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/^explain_file: "src\/tokens\.ts" is not a source file under the root .* \(did you mean src\/auth\/tokens\.ts\?\)$/);
+    const missing = await call("graph_neighbors", { path: "nowhere/at-all.ts" });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(/^graph_neighbors: "nowhere\/at-all\.ts" is not a source file under the root/);
+    // bad arguments are an error result too, and the server lives on
+    const invalid = await call("retrieve_context", { task: "" });
+    expect(invalid.isError).toBe(true);
+    expect((await client.listTools()).tools).toHaveLength(3);
+  });
+
+  it("graph_neighbors lists imports, importers, defined and referenced symbols", async () => {
+    const n = await callJson<Neighbors>("graph_neighbors", { path: "src/auth/tokens.ts" });
+    expect(n.path).toBe("src/auth/tokens.ts");
+    expect(n.imports.map((i) => i.target)).toEqual(["pkg:node:crypto", "src/auth/jwt-utils.ts", "src/config/index.ts"]);
+    expect(n.imports.find((i) => i.target === "src/auth/jwt-utils.ts")).toMatchObject({
+      kind: "import",
+      names: expect.arrayContaining(["signJwt", "verifyJwt", "VerifiedClaims"]) as unknown as string[],
+    });
+    expect(n.importers.map((i) => i.path)).toEqual(expect.arrayContaining(["src/auth/auth.ts", "src/auth/session-manager.ts"]));
+    expect(n.importers.every((i) => i.path !== "src/auth/tokens.ts")).toBe(true);
+    expect(n.definedSymbols).toContainEqual(expect.objectContaining({ name: "issueRefreshToken", kind: "function", exported: true }));
+    expect(n.referencedSymbols).toContainEqual(expect.objectContaining({ name: "signJwt", definedIn: "src/auth/jwt-utils.ts" }));
+    expect(n.referencedSymbols.every((s) => s.definedIn !== "src/auth/tokens.ts")).toBe(true);
+  });
+
+  it("sees a file added after the first calls: the next call re-indexes", async () => {
+    const task = "Rotate refresh tokens and detect refresh token reuse";
+    const before = await callJson<RetrievalResult>("retrieve_context", { task, format: "json" });
+    expect(before.files.map((f) => f.path)).not.toContain("src/auth/refresh-rotation.ts");
+    const unknown = await call("graph_neighbors", { path: "src/auth/refresh-rotation.ts" });
+    expect(unknown.isError).toBe(true);
+
+    writeFileSync(join(root, "src", "auth", "refresh-rotation.ts"), ROTATION_FILE);
+
+    const after = await callJson<RetrievalResult>("retrieve_context", { task, format: "json" });
+    const rotation = after.files.find((f) => f.path === "src/auth/refresh-rotation.ts");
+    expect(rotation?.relevance).toBeGreaterThanOrEqual(0.7);
+    const tokens = await callJson<Neighbors>("graph_neighbors", { path: "src/auth/tokens.ts" });
+    expect(tokens.importers.map((i) => i.path)).toContain("src/auth/refresh-rotation.ts");
+    const explained = await callJson<FileExplanation>("explain_file", { task, path: "src/auth/refresh-rotation.ts" });
+    expect(explained.inContext).toBe(true);
+    expect(stderr).toMatch(/re-indexed \(files changed\)/);
+  });
+
+  it("sees an edit to an existing file, and a removed file disappears", async () => {
+    writeFileSync(join(root, "src", "logger.ts"), 'import { rotateRefreshToken } from "./auth/refresh-rotation";\nexport const logger = { info() {}, warn() {}, error() {} };\nexport { rotateRefreshToken };\n');
+    const logger = await callJson<Neighbors>("graph_neighbors", { path: "src/logger.ts" });
+    expect(logger.imports.map((i) => i.target)).toEqual(["src/auth/refresh-rotation.ts"]);
+    rmSync(join(root, "src", "auth", "refresh-rotation.ts"));
+    const gone = await call("graph_neighbors", { path: "src/auth/refresh-rotation.ts" });
+    expect(gone.isError).toBe(true);
+  });
+
+  it("wrote nothing but protocol messages on stdout, and logged to stderr", () => {
+    expect(clientErrors).toEqual([]);
+    expect(stderr).toMatch(/^graph-retrieve mcp: indexed \d+ files under /m);
+  });
+});
+
+describe("graph-retrieve mcp start-up failures", () => {
+  it("an invalid config fails at start with one line and exit 2", () => {
+    const bad = mkdtempSync(join(tmpdir(), "gr-mcp-bad-"));
+    try {
+      cpSync(FIXTURE, bad, { recursive: true });
+      writeFileSync(join(bad, "graph-retrieve.config.json"), JSON.stringify({ strategy: "fast" }));
+      const run = spawnSync(process.execPath, [BIN, "mcp", "--root", bad], { input: "", encoding: "utf8", timeout: 30_000 });
+      expect(run.status).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe('graph-retrieve.config.json: "strategy" must be one of "graph", "bm25", "pagerank", got "fast"\n');
+    } finally {
+      rmSync(bad, { recursive: true, force: true });
+    }
+  });
+
+  it("options a server has no use for are a usage error", () => {
+    const run = spawnSync(process.execPath, [BIN, "mcp", "--format", "json"], { input: "", encoding: "utf8", timeout: 30_000 });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^graph-retrieve mcp: --format does not apply to the server/);
+  });
+
+  it("exits 0 when the client closes stdin", () => {
+    const run = spawnSync(process.execPath, [BIN, "mcp", "--root", FIXTURE, "--quiet"], { input: "", encoding: "utf8", timeout: 30_000 });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe("");
+  });
+});
