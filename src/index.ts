@@ -41,3 +41,16 @@ export { renderText } from "./render/retrieval-text.js";
 export { scanFiles } from "./scan/index.js";
 export { loadConfig, configToRetrieveOptions, CONFIG_FILE, type LoadedConfig } from "./config/load-config.js";
 export { checkConfig, CONFIG_KEYS, type GraphRetrieveConfig } from "./config/check-config.js";
+export { renderDot, BAND_COLOURS, type RenderDotOptions } from "./render/retrieval-dot.js";
+export { renderSvg, renderDotAsSvg } from "./render/retrieval-svg.js";
+export { renderContextPack, estimateTokens, DEFAULT_PACK_BUDGET_TOKENS, type ContextPackOptions, type PackForm } from "./render/context-pack.js";
+export { renderExplanation } from "./render/explain-file.js";
+export {
+  readRetrievalSubgraph,
+  readFileLinks,
+  type FileLink,
+  type GapLink,
+  type RetrievalSubgraph,
+  type RetrievalSubgraphOptions,
+  type SubgraphFile,
+} from "./render/retrieval-subgraph.js";

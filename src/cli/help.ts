@@ -13,13 +13,17 @@ Usage:
 
 Retrieve options:
   --root DIR            codebase root (default: the current folder)
-  --format FORMAT       text (default) or json
+  --format FORMAT       text (default), json, md (context pack), dot or svg (the retrieved subgraph)
   --max-cycles N        retrieval cycles, 1 or more (default 3)
-  --budget TOKENS       token budget for the context (default 20000)
+  --budget TOKENS       token budget for the context and the md pack (default 20000)
   --include GLOB        only files matching (repeatable)
   --exclude GLOB        leave files out (repeatable)
   --keywords A,B        extra keywords for the first query (repeatable)
   --strategy NAME       graph (default), bm25 or pagerank
+  --dot FILE            also write the retrieved subgraph as Graphviz DOT to FILE
+  --svg FILE            also write it as an SVG picture (built-in WASM Graphviz)
+  --force               let --dot / --svg replace an existing FILE (refused otherwise)
+  --explain PATH        print why one file got its score: terms, edges, cycle, gaps
 
 Graph options:
   --root DIR            codebase root (default: the current folder)
@@ -45,4 +49,6 @@ Exit codes: 0 ok, 1 runtime failure, 2 usage error.
 Examples:
   graph-retrieve "Fix the authentication token expiry bug" --root ./service
   graph-retrieve graph --root ./service --format dot | dot -Tsvg > graph.svg
+  graph-retrieve "Fix the token expiry bug" --format md --budget 8000 > context.md
+  graph-retrieve "Fix the token expiry bug" --svg retrieval.svg --explain src/auth/tokens.ts
 `;

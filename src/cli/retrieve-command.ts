@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
-import { createRetriever, renderJson, renderText, UsageError, type StrategyName } from "../index.js";
+import { createRetriever, UsageError, type StrategyName } from "../index.js";
 import { withConfig } from "./config-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
+import { checkRetrievalOutputs, writeRetrievalOutputs } from "./retrieval-outputs.js";
 import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
 
-const FORMATS = ["text", "json"] as const;
 const STRATEGIES: readonly StrategyName[] = ["graph", "bm25", "pagerank"];
 
 /** Split repeatable, comma-separated values: --keywords a,b --keywords c → [a, b, c]. */
@@ -23,10 +23,8 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
   }
   const task = positionals[0] ?? "";
   if (task.trim() === "") throw new UsageError("graph-retrieve: the task is empty (describe the change in words)");
-  const format = values.format ?? "text";
-  if (!(FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`graph-retrieve: --format must be one of ${FORMATS.join(", ")}, got "${format}"`);
-  }
+  // --format, --explain, --dot/--svg (refused over an existing file without --force)
+  const outputs = await checkRetrievalOutputs(values, io);
   const strategy = values.strategy as StrategyName | undefined;
   if (strategy !== undefined && !STRATEGIES.includes(strategy)) {
     throw new UsageError(`graph-retrieve: --strategy must be one of ${STRATEGIES.join(", ")}, got "${values.strategy}"`);
@@ -52,6 +50,6 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
   const result = await retriever.retrieve(task);
   result.root = rootArg;
   if (!values.quiet) reportDiagnostics(result.diagnostics, io);
-  io.stdout(format === "json" ? renderJson(result) : renderText(result));
+  await writeRetrievalOutputs(result, retriever.codeGraph, outputs, io, { budgetTokens: options.budgetTokens, quiet: values.quiet });
   return EXIT_OK;
 }

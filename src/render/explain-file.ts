@@ -54,7 +54,7 @@ export function renderExplanation(result: RetrievalResult, codeGraph: CodeGraph,
   const normalised = path.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
   const parsed = codeGraph.files.get(normalised);
   if (!parsed) {
-    throw new UsageError(`explain: "${path}" is not a source file under the root (give a root-relative path such as ${result.files[0]?.path ?? "src/index.ts"})`);
+    throw new UsageError(`renderExplanation: "${path}" is not a source file under the root (give a root-relative path such as ${result.files[0]?.path ?? "src/index.ts"})`);
   }
   const ranked = new Map(result.files.map((f) => [f.path, f]));
   const file = ranked.get(normalised);
