@@ -7,7 +7,6 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { GraphRetrieveError, isKnownError, UsageError } from "../index.js";
 import { runGraphCommand } from "./graph-command.js";
 import { runIndexCommand } from "./index-command.js";
-import { runMcpCommand } from "./mcp-command.js";
 import { runRetrieveCommand } from "./retrieve-command.js";
 import { HELP, VERSION } from "./help.js";
 import { escapeControlCharacters } from "./terminal-text.js";
@@ -99,7 +98,7 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
       io.stdout(HELP);
       return EXIT_OK;
     }
-    if (first === "mcp") return await runMcpCommand(values, rest, io);
+    if (first === "mcp") return await (await import("./mcp-command.js")).runMcpCommand(values, rest, io);
     if (first === "index") return await runIndexCommand(values, rest, io);
     const timeoutSeconds = integerOption(values, "timeout");
     const command = first === "graph" ? runGraphCommand(values, rest, io) : runRetrieveCommand(values, positionals, io);
