@@ -11,7 +11,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { renderJson, renderText, type RetrievalResult } from "../index.js";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { renderContextPack, renderExplanation, renderJson, type CodeGraph, type RetrievalResult } from "../index.js";
 import { describeNeighbors } from "./describe-neighbors.js";
 import { explainFile } from "./explain-file.js";
 import { resolveFilePath } from "./resolve-path.js";
@@ -26,13 +28,13 @@ export const RETRIEVE_CONTEXT_DESCRIPTION = `Find the files you must read before
 Call it first, when you start a task (fix a bug, add a feature, refactor) and do not yet know which files matter: it replaces grepping and opening files one by one.
 Pass the task in plain words, as the user stated it (English or Chinese; naming identifiers, paths or error messages helps).
 Returns the files ranked best first, each with a relevance in [0, 1] (0.7 or more = in the context: read those), a one-line reason (matched terms and symbols, import edges), its missing context (what it depends on that the set lacks), and the trace of the retrieval cycles.
-format "md" (default) is a readable summary; "json" is the full result (schemaVersion 1). budget caps the context in tokens (default 20000).
+format "md" (default) is the context pack: the trace, then each picked file's code with line numbers, best first, reduced to its matching definitions when the budget is tight; "json" is the ranking alone (schemaVersion 1), without code. budget caps the context in tokens (default 20000).
 The index follows the files on disk: edits since the last call are picked up automatically.`;
 
 export const EXPLAIN_FILE_DESCRIPTION = `Explain why one file did or did not make the context for a task.
 Call it after retrieve_context when a file you expected is missing, or a listed file looks wrong, before deciding to read or skip it.
 Pass the same task and the file's root-relative path (e.g. src/auth/tokens.ts).
-Returns JSON: relevance, band (high/medium/low/excluded), inContext, rank, reason, missingContext (what it uses that the context lacks), matchedTerms, the cycle it became a candidate, and what each cycle did with it. A file that was never a candidate gets relevance 0 and the keywords that were searched.
+Returns JSON: relevance, band (high/medium/low/excluded), inContext, rank, reason, missingContext (what it uses that the context lacks), matchedTerms, the cycle it became a candidate, what each cycle did with it, and details (the definitions carrying the matched terms, its links to the ranked files). A file that was never a candidate gets relevance 0 and the keywords that were searched.
 An unknown path is an error naming close matches.`;
 
 export const GRAPH_NEIGHBORS_DESCRIPTION = `Show a file's place in the import and symbol graph, without reading it.
@@ -58,9 +60,17 @@ function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
-/** The md format. TODO: switch to renderContextPack once src/render exports it from src/index.ts. */
-function renderPack(result: RetrievalResult): string {
-  return renderText(result);
+/** The md format: the context pack (the picked files' code, best first, within the budget). */
+function renderPack(result: RetrievalResult, codeGraph: CodeGraph, budgetTokens: number | undefined): Promise<string> {
+  return renderContextPack(result, {
+    codeGraph,
+    // only files the scan found under the root are read
+    readFile: async (path) => {
+      if (!codeGraph.files.has(path)) throw new Error(`"${path}" is not a source file under the root`);
+      return readFile(join(codeGraph.root, path), "utf8");
+    },
+    ...(budgetTokens !== undefined ? { budgetTokens } : {}),
+  });
 }
 
 /** Run a tool body, turning a thrown error into an MCP error result with its one-line message. */
@@ -108,7 +118,8 @@ export function createMcpServer({ warm, version }: McpServerOptions): McpServer 
         const state = await warm.current();
         const full = await retrieveFor(state, task, budget);
         const result = { ...full, files: full.files.slice(0, LISTED_FILES) };
-        return text(format === "json" ? renderJson(result) : renderPack(result));
+        const budgetTokens = budget ?? state.options.budgetTokens;
+        return text(format === "json" ? renderJson(result) : await renderPack(full, state.retriever.codeGraph, budgetTokens));
       }),
   );
 
@@ -129,7 +140,9 @@ export function createMcpServer({ warm, version }: McpServerOptions): McpServer 
         const state = await warm.current();
         const lookup = resolveFilePath(state.retriever.codeGraph, path);
         if ("error" in lookup) return toolError(`explain_file: ${lookup.error}`);
-        return json(explainFile(await retrieveFor(state, task, budget), lookup.path));
+        const result = await retrieveFor(state, task, budget);
+        const details = renderExplanation(result, state.retriever.codeGraph, lookup.path);
+        return json({ ...explainFile(result, lookup.path), details });
       }),
   );
 

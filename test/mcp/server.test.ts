@@ -15,7 +15,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RetrievalResult } from "../../src/index.js";
 import type { Neighbors } from "../../src/mcp/describe-neighbors.js";
-import type { FileExplanation } from "../../src/mcp/explain-file.js";
+import type { FileExplanation as BaseExplanation } from "../../src/mcp/explain-file.js";
+
+type FileExplanation = BaseExplanation & { details: string };
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BIN = join(REPO_ROOT, "dist", "cli", "main.js");
@@ -114,10 +116,16 @@ describe("graph-retrieve mcp over stdio", () => {
     expect(result.stats.budgetTokens).toBe(20000);
   });
 
-  it("retrieve_context (md, the default) is readable text naming the context files; budget is passed on", async () => {
+  it("retrieve_context (md, the default) is the context pack: the files' code within the budget", async () => {
     const { isError, text } = await call("retrieve_context", { task: TASK });
     expect(isError).toBe(false);
     for (const path of ANSWER) expect(text).toContain(path);
+    expect(text).toContain("export function issueRefreshToken");
+    expect(text).toMatch(/```/);
+    const tight = await call("retrieve_context", { task: TASK, budget: 500 });
+    expect(tight.isError).toBe(false);
+    expect(tight.text.length).toBeLessThanOrEqual(500 * 4);
+    expect(tight.text).toContain("src/auth/");
     const small = await callJson<RetrievalResult>("retrieve_context", { task: TASK, format: "json", budget: 500 });
     expect(small.stats.budgetTokens).toBe(500);
     expect(small.stats.contextTokens).toBeLessThanOrEqual(Math.max(500, small.files[0]?.tokens ?? 0));
@@ -132,6 +140,7 @@ describe("graph-retrieve mcp over stdio", () => {
     expect(Array.isArray(tokens.missingContext)).toBe(true);
     expect(tokens.matchedTerms.length).toBeGreaterThan(0);
     expect(tokens.trace.some((line) => /^cycle \d+: high/.test(line))).toBe(true);
+    expect(tokens.details).toContain("src/auth/tokens.ts");
     // a distractor, written the way a model might write it
     const mailer = await callJson<FileExplanation>("explain_file", { task: TASK, path: "./src/notifications/mailer.ts" });
     expect(mailer.path).toBe("src/notifications/mailer.ts");
