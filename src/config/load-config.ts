@@ -6,7 +6,7 @@
  * const loaded = await loadConfig("./service");
  * const options = { root: "./service", ...configToRetrieveOptions(loaded?.config) };
  */
-import { readFile } from "node:fs/promises";
+import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
 import type { RetrieveOptions } from "../retrieve/loop.js";
@@ -24,12 +24,34 @@ export interface LoadedConfig {
   config: GraphRetrieveConfig;
 }
 
-async function readText(path: string): Promise<string | undefined> {
+/** A config file larger than this is refused unread. */
+const MAX_CONFIG_BYTES = 1_048_576;
+
+/**
+ * The text of a config file in the root, or undefined when there is none.
+ * Only a plain file is read: a symlink could lead out of the root (and a
+ * JSON error would quote what it found there), a FIFO would block forever.
+ * `isOptional` (package.json): anything but a plain file counts as none.
+ * A root that cannot be walked to (missing, a file, a link loop) counts as
+ * none too: the scan then reports the root with its own message.
+ */
+async function readText(path: string, name: string, isOptional: boolean): Promise<string | undefined> {
+  let info;
+  try {
+    info = await lstat(path);
+  } catch {
+    return undefined;
+  }
+  if (!info.isFile() || info.size > MAX_CONFIG_BYTES) {
+    if (isOptional) return undefined;
+    const what = info.isSymbolicLink() ? "a symlink" : info.isFile() ? "larger than 1 MiB" : "not a regular file";
+    throw new UsageError(`${name}: ${what}, not read (keep the config as a plain JSON file in the root)`);
+  }
   try {
     return await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
-    throw new UsageError(`${path}: cannot be read (${(error as Error).message})`, { cause: error });
+    const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+    throw new UsageError(`${name}: cannot be read (${code}; check its permissions)`, { cause: error });
   }
 }
 
@@ -51,7 +73,7 @@ function packageConfigOf(text: string | undefined): unknown {
 export async function loadConfig(root: string): Promise<LoadedConfig | undefined> {
   const filePath = join(root, CONFIG_FILE);
   const packagePath = join(root, "package.json");
-  const [fileText, packageText] = await Promise.all([readText(filePath), readText(packagePath)]);
+  const [fileText, packageText] = await Promise.all([readText(filePath, CONFIG_FILE, false), readText(packagePath, "package.json", true)]);
   const fromPackage = packageConfigOf(packageText);
   if (fileText !== undefined && fromPackage !== undefined) {
     throw new UsageError(`${CONFIG_FILE}: package.json has a "${PACKAGE_KEY}" key too (keep the config in one place)`);
