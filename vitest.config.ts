@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -8,5 +10,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // the CLI's default index folder is the user cache: never the real one in tests
+    env: { XDG_CACHE_HOME: join(tmpdir(), `graph-retrieve-test-cache-${process.pid}`) },
   },
 });

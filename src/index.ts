@@ -13,8 +13,10 @@
  *
  * @packageDocumentation
  */
-export { buildGraph, type BuildGraphOptions } from "./graph/build-graph.js";
+export { buildGraph, withBuildGraphDefaults, type BuildGraphOptions } from "./graph/build-graph.js";
+export { defaultCacheDir, userCacheBase, type CacheDirContext } from "./store/cache-dir.js";
 export type {
+  CacheStats,
   CodeGraph,
   EdgeAttributes,
   EdgeKind,

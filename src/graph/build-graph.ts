@@ -1,41 +1,92 @@
 /**
- * The script of the graph stages: scan → parse → resolve → assemble.
- * Reads files (inside the root only, as the scan found them); everything it
- * calls after reading is a function of data.
+ * The script of the graph stages: scan → (index) → parse → resolve →
+ * assemble (→ index).
+ *
+ * Without `cacheDir` every file is read and parsed and nothing is written.
+ * With it, the persistent index in that folder (src/store/) is used and
+ * refreshed: a file whose size and mtime match its entry keeps its facts
+ * unread; one whose stat changed is re-read and re-parsed only when its
+ * content hash changed; a file keeps its import targets while the file set,
+ * the config files and its own specifiers are unchanged; the graph itself is
+ * loaded when nothing it was built from changed.
+ *
+ * The parser and the resolver (tree-sitter, TypeScript) are loaded only when
+ * something must be parsed or resolved, so a warm run never pays for them.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { availableParallelism } from "node:os";
 import { readFile } from "node:fs/promises";
-import { parseSource } from "../parse/index.js";
-import { createResolver } from "../resolve/index.js";
+import { parseFiles, type ParseJob } from "../parse/parse-files.js";
 import { scanFiles } from "../scan/index.js";
-import type { Diagnostic, ParsedFile, ScanOptions, ScannedFile } from "../types.js";
+import {
+  createStoreHeader,
+  loadIndexStore,
+  loadStoredGraph,
+  resolutionFingerprint,
+  saveIndexStore,
+  type IndexStore,
+  type StoredFile,
+} from "../store/index.js";
+import type { Diagnostic, ImportFact, ParsedFile, ScanOptions, ScannedFile } from "../types.js";
+import { hashContent } from "../util/content-hash.js";
 import { byCodeUnit } from "../util/sort.js";
 import { assembleGraph } from "./assemble-graph.js";
-import type { CodeGraph, EdgeKind, GraphStats } from "./code-graph.js";
+import { createEmptyGraph, type CacheStats, type CodeGraph, type EdgeKind, type Graph, type GraphStats } from "./code-graph.js";
 
 export interface BuildGraphOptions extends ScanOptions {
-  /** Called with each parsed file count, for progress display. */
+  /** Called as files are parsed (or taken from the index): files done, files in all. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Folder of the persistent index for this root (created when missing;
+   * nothing is written outside it). Default: none, so the build reads
+   * everything and writes nothing. The CLI passes the user cache folder
+   * (see `defaultCacheDir`).
+   */
+  cacheDir?: string;
+  /**
+   * Worker threads for parsing. Default: min(2, cores) when more than
+   * 200 files or 4 MB are to be parsed, else 0 (this thread).
+   */
+  workers?: number;
 }
 
-/** Read and parse one scanned file; an unreadable file becomes a diagnostic. */
-async function readAndParse(file: ScannedFile, diagnostics: Diagnostic[]): Promise<ParsedFile | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file.absPath, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "error";
-    diagnostics.push({ kind: "skipped", path: file.path, message: `skipped: cannot read the file (${code})` });
-    return undefined;
-  }
-  const parsed = parseSource(file.path, text, file.language, file.isDeclaration);
-  if (parsed.hasSyntaxErrors) {
-    diagnostics.push({
-      kind: "parse-error",
-      path: file.path,
-      message: "parse-error: syntax errors; facts completed with the TypeScript parser (check the file compiles)",
-    });
-  }
-  return parsed;
+/** Above this many files to parse, or this many bytes, workers pay for their start-up. */
+export const PARALLEL_MIN_FILES = 200;
+export const PARALLEL_MIN_BYTES = 4 * 1024 * 1024;
+/** Worker threads at most (the parse is CPU-bound; more than the cores only adds memory). */
+export const MAX_PARSE_WORKERS = 2;
+/**
+ * A file modified this close to the scan may change again within the same
+ * mtime tick after it is read: its entry gets no mtime, so the next run
+ * re-hashes it instead of trusting the stat (git's "racily clean" files).
+ */
+const RACY_MTIME_MS = 2_000;
+
+const defaults = new AsyncLocalStorage<Partial<BuildGraphOptions>>();
+
+/**
+ * Run `fn` with default options for every {@link buildGraph} call made
+ * inside it (explicit options still win). For callers that reach
+ * `buildGraph` through an API without these options, such as the CLI's
+ * retrieval with its cache folder.
+ *
+ * @example
+ * const retriever = await withBuildGraphDefaults({ cacheDir }, () => createRetriever({ root }));
+ */
+export function withBuildGraphDefaults<T>(options: Partial<BuildGraphOptions>, fn: () => Promise<T>): Promise<T> {
+  return defaults.run(options, fn);
+}
+
+/** Workers to use for `bytes` in `files` files to parse. */
+export function chooseParseWorkers(files: number, bytes: number, requested?: number): number {
+  if (requested !== undefined) return Math.max(0, Math.floor(requested));
+  if (files <= PARALLEL_MIN_FILES && bytes <= PARALLEL_MIN_BYTES) return 0;
+  return Math.min(MAX_PARSE_WORKERS, availableParallelism());
+}
+
+/** The specifiers of a file as one string: same key → the same resolution (given the same fingerprint). */
+function importsKey(imports: readonly ImportFact[]): string {
+  return imports.map((fact) => `${fact.kind} ${fact.specifier}`).join("\n");
 }
 
 /**
@@ -45,47 +96,188 @@ async function readAndParse(file: ScannedFile, diagnostics: Diagnostic[]): Promi
  * import { buildGraph } from "graph-retrieve";
  * const { graph, stats, diagnostics } = await buildGraph("./my-project");
  * console.log(stats.files, graph.outNeighbors("src/index.ts"));
+ * // with the persistent index: the second build re-parses only changed files
+ * const again = await buildGraph("./my-project", { cacheDir: "/tmp/gr-index" });
+ * again.cache; // { reused: 250, parsed: 2, … }
  */
 export async function buildGraph(root: string, options: BuildGraphOptions = {}): Promise<CodeGraph> {
+  options = { ...defaults.getStore(), ...options };
   const started = performance.now();
+  const scanWallClock = Date.now();
   const scan = await scanFiles(root, options);
   const scanned = performance.now();
   const diagnostics: Diagnostic[] = [...scan.diagnostics];
+  const cacheDir = options.cacheDir;
+  const header = cacheDir !== undefined ? createStoreHeader(scan.root) : undefined;
+  const loaded = cacheDir !== undefined && header ? await loadIndexStore(cacheDir, header) : undefined;
+  if (loaded?.warning) diagnostics.push(loaded.warning);
+  const previous: IndexStore["files"] = loaded?.store.files ?? {};
 
-  const parsedFiles: ParsedFile[] = [];
+  // ---- facts: from the index when the file is unchanged, else parsed
+  const entries = new Map<string, StoredFile>();
+  const total = scan.files.length;
   let done = 0;
+  let rehashed = 0;
+  const jobs: ParseJob[] = [];
+  let jobBytes = 0;
+  const gone = goneEntriesByHash(previous, scan.files);
   for (const file of scan.files) {
-    const parsed = await readAndParse(file, diagnostics);
-    if (parsed) parsedFiles.push(parsed);
-    options.onProgress?.(++done, scan.files.length);
+    const entry = previous[file.path];
+    if (entry && entry.mtimeMs === file.mtimeMs && entry.size === file.size && entry.parsed.isDeclaration === file.isDeclaration) {
+      entries.set(file.path, entry);
+      options.onProgress?.(++done, total);
+      continue;
+    }
+    if (entry && entry.parsed.isDeclaration === file.isDeclaration) {
+      const hash = await hashFile(file);
+      if (hash === entry.hash) {
+        entries.set(file.path, { ...entry, size: file.size, mtimeMs: stableMtime(file, scanWallClock) });
+        rehashed++;
+        options.onProgress?.(++done, total);
+        continue;
+      }
+    }
+    if (!entry && gone.size > 0) {
+      // a renamed or copied file: the facts of a vanished file with the same bytes and extension
+      const hash = await hashFile(file);
+      const twin = hash !== undefined ? gone.get(`${extensionOf(file.path)}\u0000${hash}`) : undefined;
+      if (twin && twin.parsed.isDeclaration === file.isDeclaration) {
+        entries.set(file.path, { ...twin, size: file.size, mtimeMs: stableMtime(file, scanWallClock), parsed: { ...twin.parsed, path: file.path }, targets: undefined, unresolved: undefined });
+        rehashed++;
+        options.onProgress?.(++done, total);
+        continue;
+      }
+    }
+    jobs.push({ path: file.path, absPath: file.absPath, language: file.language, isDeclaration: file.isDeclaration });
+    jobBytes += file.size;
+  }
+  const workers = jobs.length > 0 ? chooseParseWorkers(jobs.length, jobBytes, options.workers) : 0;
+  const outcomes = await parseFiles(jobs, { workers, onParsed: () => options.onProgress?.(++done, total) });
+  const scannedByPath = new Map(scan.files.map((f) => [f.path, f]));
+  for (const outcome of outcomes) {
+    if (outcome.errorCode !== undefined) {
+      diagnostics.push({ kind: "skipped", path: outcome.path, message: `skipped: cannot read the file (${outcome.errorCode})` });
+      continue;
+    }
+    const file = scannedByPath.get(outcome.path) as ScannedFile;
+    entries.set(outcome.path, { size: file.size, mtimeMs: stableMtime(file, scanWallClock), hash: outcome.hash, parsed: outcome.parsed });
+  }
+  const parsedFiles: ParsedFile[] = [];
+  for (const file of scan.files) {
+    const entry = entries.get(file.path);
+    if (!entry) continue;
+    parsedFiles.push(entry.parsed);
+    if (entry.parsed.hasSyntaxErrors) {
+      diagnostics.push({
+        kind: "parse-error",
+        path: file.path,
+        message: "parse-error: syntax errors; facts completed with the TypeScript parser (check the file compiles)",
+      });
+    }
   }
   const parsedAt = performance.now();
 
-  const resolver = createResolver(scan.root, parsedFiles.map((f) => f.path));
+  // ---- resolve: stored targets while the file set, the configs and the file's specifiers are unchanged
+  const paths = parsedFiles.map((f) => f.path);
+  const fingerprint = cacheDir !== undefined ? await resolutionFingerprint(scan.root, paths) : undefined;
+  const sameFingerprint = fingerprint !== undefined && loaded?.store.resolution?.fingerprint === fingerprint;
+  const toResolve: ParsedFile[] = [];
+  for (const parsed of parsedFiles) {
+    const entry = entries.get(parsed.path) as StoredFile;
+    const before = previous[parsed.path];
+    const keep =
+      sameFingerprint && before?.targets !== undefined && before.targets.length === parsed.imports.length && importsKey(before.parsed.imports) === importsKey(parsed.imports);
+    if (keep) {
+      entry.targets = before.targets;
+      entry.unresolved = before.unresolved;
+    } else toResolve.push(parsed);
+  }
+  let resolverDiagnostics: Diagnostic[] = loaded?.store.resolution?.diagnostics ?? [];
+  if (toResolve.length > 0) {
+    const { createResolver } = await import("../resolve/index.js");
+    const resolver = createResolver(scan.root, paths);
+    for (const parsed of toResolve) {
+      const entry = entries.get(parsed.path) as StoredFile;
+      const targets: Array<string | null> = [];
+      const unresolved: Array<[number, Diagnostic]> = [];
+      for (const [index, fact] of parsed.imports.entries()) {
+        const resolution = resolver.resolve(parsed.path, fact.specifier, fact.kind);
+        targets.push(resolution.target ?? null);
+        if (!resolution.external && !resolution.target) {
+          const diagnostic = resolver.diagnose(resolution);
+          if (diagnostic) unresolved.push([index, diagnostic]);
+        }
+      }
+      entry.targets = targets;
+      entry.unresolved = unresolved.length > 0 ? unresolved : undefined;
+    }
+    const fresh = [...resolver.diagnostics];
+    resolverDiagnostics = toResolve.length === parsedFiles.length ? fresh : mergeDiagnostics(resolverDiagnostics, fresh);
+  }
   const resolved = new Map<string, Array<string | undefined>>();
   let specifiers = 0;
   let unresolved = 0;
   let external = 0;
-  for (const file of parsedFiles) {
-    const targets: Array<string | undefined> = [];
-    for (const fact of file.imports) {
+  for (const parsed of parsedFiles) {
+    const entry = entries.get(parsed.path) as StoredFile;
+    const targets = (entry.targets ?? []).map((t) => t ?? undefined);
+    resolved.set(parsed.path, targets);
+    const notes = new Map(entry.unresolved ?? []);
+    for (const [index, fact] of parsed.imports.entries()) {
       specifiers++;
-      const resolution = resolver.resolve(file.path, fact.specifier, fact.kind);
-      targets.push(resolution.target);
-      if (resolution.external) external++;
-      else if (!resolution.target) {
+      const target = targets[index];
+      if (target?.startsWith("pkg:")) external++;
+      else if (target === undefined) {
         unresolved++;
-        const diagnostic = resolver.diagnose(resolution);
+        // the line it is on now: an edit above it moves it without changing the resolution
+        const diagnostic = notes.get(index);
         if (diagnostic) diagnostics.push({ ...diagnostic, message: `${diagnostic.message} on line ${fact.line}` });
       }
     }
-    resolved.set(file.path, targets);
   }
-  diagnostics.push(...resolver.diagnostics);
+  diagnostics.push(...resolverDiagnostics);
   const resolvedAt = performance.now();
 
-  const graph = assembleGraph(parsedFiles, resolved);
+  // ---- graph: loaded when its facts and targets are the stored ones, else assembled
+  const graphKey = cacheDir !== undefined ? keyOfGraph(parsedFiles, entries) : undefined;
+  let graph: Graph | undefined;
+  if (cacheDir !== undefined && header && graphKey !== undefined && loaded?.store.graphKey === graphKey) {
+    const stored = await loadStoredGraph(cacheDir, header, graphKey);
+    if (stored) {
+      graph = createEmptyGraph();
+      graph.import(stored as Parameters<Graph["import"]>[0]);
+    }
+  }
+  const graphReused = graph !== undefined;
+  graph ??= assembleGraph(parsedFiles, resolved);
   const finished = performance.now();
+
+  // ---- index: written when anything in it changed
+  let saved = false;
+  if (cacheDir !== undefined && header && loaded) {
+    const changed =
+      !loaded.found ||
+      jobs.length > 0 ||
+      rehashed > 0 ||
+      toResolve.length > 0 ||
+      !graphReused ||
+      Object.keys(previous).length !== entries.size;
+    if (changed) {
+      const store: IndexStore = {
+        header,
+        files: Object.fromEntries(entries),
+        resolution: fingerprint !== undefined ? { fingerprint, diagnostics: resolverDiagnostics } : undefined,
+        graphKey,
+      };
+      try {
+        await saveIndexStore(cacheDir, store, graphReused || graphKey === undefined ? undefined : { header, key: graphKey, graph: graph.export() });
+        saved = true;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : "error");
+        diagnostics.push({ kind: "warning", message: `store: could not write the index to ${cacheDir} (${code}; check the folder is writable, or pass --no-cache)` });
+      }
+    }
+  }
 
   const edges: Record<EdgeKind, number> = { import: 0, reexport: 0, defines: 0, references: 0 };
   graph.forEachEdge((_key, attributes) => {
@@ -113,8 +305,19 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
       parse: Math.round(parsedAt - scanned),
       resolve: Math.round(resolvedAt - parsedAt),
       graph: Math.round(finished - resolvedAt),
-      total: Math.round(finished - started),
+      total: Math.round(performance.now() - started),
     },
+  };
+  const cache: CacheStats = {
+    dir: cacheDir,
+    found: loaded?.found ?? false,
+    reused: parsedFiles.length - outcomes.filter((o) => o.errorCode === undefined).length,
+    rehashed,
+    parsed: jobs.length,
+    resolved: toResolve.length,
+    graphReused,
+    saved,
+    workers,
   };
   diagnostics.sort((a, b) => byCodeUnit(a.path ?? "", b.path ?? "") || byCodeUnit(a.message, b.message));
   return {
@@ -123,5 +326,60 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
     files: new Map(parsedFiles.map((f) => [f.path, f])),
     diagnostics,
     stats,
+    cache,
   };
+}
+
+/** sha1 of a file's bytes, or undefined when it cannot be read (it is then parsed, and the read failure reported there). */
+async function hashFile(file: ScannedFile): Promise<string | undefined> {
+  try {
+    return hashContent(await readFile(file.absPath));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The mtime to store: none (-1) for a file modified right before the scan, so the next run re-hashes it. */
+function stableMtime(file: ScannedFile, scanWallClock: number): number {
+  return scanWallClock - file.mtimeMs < RACY_MTIME_MS ? -1 : file.mtimeMs;
+}
+
+/** Entries of files no longer scanned, by extension and content hash (to recognise a rename). */
+function goneEntriesByHash(previous: IndexStore["files"], files: readonly ScannedFile[]): Map<string, StoredFile> {
+  const scanned = new Set(files.map((f) => f.path));
+  const gone = new Map<string, StoredFile>();
+  for (const [path, entry] of Object.entries(previous)) {
+    if (!scanned.has(path)) gone.set(`${extensionOf(path)}\u0000${entry.hash}`, entry);
+  }
+  return gone;
+}
+
+/** The lower-case name ending that picks the grammar and script kind (".ts", ".d.ts", ".tsx"…). */
+function extensionOf(path: string): string {
+  const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  const dot = name.indexOf(".");
+  return dot < 0 ? "" : name.slice(dot);
+}
+
+/** Diagnostics of `a` and `b`, without repeats. */
+function mergeDiagnostics(a: readonly Diagnostic[], b: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const d of [...a, ...b]) {
+    const key = `${d.kind}\u0000${d.path ?? ""}\u0000${d.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out;
+}
+
+/** What the assembled graph is a function of: each file's content hash and import targets, in path order. */
+function keyOfGraph(parsedFiles: readonly ParsedFile[], entries: ReadonlyMap<string, StoredFile>): string {
+  const parts: string[] = [];
+  for (const parsed of parsedFiles) {
+    const entry = entries.get(parsed.path) as StoredFile;
+    parts.push(`${parsed.path}\u0000${entry.hash}\u0000${(entry.targets ?? []).join("\u0001")}`);
+  }
+  return hashContent(parts.join("\n"));
 }

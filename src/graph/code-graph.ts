@@ -81,6 +81,30 @@ export interface CodeGraph {
   files: Map<string, ParsedFile>;
   diagnostics: Diagnostic[];
   stats: GraphStats;
+  /** What the persistent index did (set by {@link buildGraph}; changes from run to run, so kept out of `stats`). */
+  cache?: CacheStats;
+}
+
+/** How a build used the persistent index (see src/store/). */
+export interface CacheStats {
+  /** The store folder, undefined when the build ran without one. */
+  dir?: string;
+  /** True when a usable index was found there. */
+  found: boolean;
+  /** Files whose facts came from the index without parsing. */
+  reused: number;
+  /** Of those, files re-read and re-hashed because their size or mtime changed (same content). */
+  rehashed: number;
+  /** Files parsed in this build. */
+  parsed: number;
+  /** Files whose import specifiers were resolved in this build (the others kept their stored targets). */
+  resolved: number;
+  /** True when the graph was loaded from the index instead of being assembled. */
+  graphReused: boolean;
+  /** True when the index was written. */
+  saved: boolean;
+  /** Worker threads used for parsing (0: this thread). */
+  workers: number;
 }
 
 export function createEmptyGraph(): Graph {

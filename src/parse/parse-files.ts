@@ -1,0 +1,181 @@
+/**
+ * Read, hash and parse many files: in this thread, or spread over a pool of
+ * worker threads when the work is large enough to pay for them. The facts
+ * are the same either way (each worker runs the same `parseSource`).
+ *
+ * Streaming: workers get file paths, one or two at a time, read and parse
+ * them themselves and post back only the facts, so no more than a few
+ * texts and trees are alive at once whatever the number of files.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { LanguageId, ParsedFile } from "../types.js";
+import { hashContent } from "../util/content-hash.js";
+
+/** One file to parse. */
+export interface ParseJob {
+  path: string;
+  absPath: string;
+  language: LanguageId;
+  isDeclaration: boolean;
+}
+
+/** A parsed file with the hash and size of the bytes parsed, or why it could not be read. */
+export type ParseOutcome =
+  | { path: string; hash: string; size: number; parsed: ParsedFile; errorCode?: undefined }
+  | { path: string; errorCode: string };
+
+export interface ParseFilesOptions {
+  /** Worker threads to use; 0 parses in this thread. */
+  workers: number;
+  /** Called after each file. */
+  onParsed?: (outcome: ParseOutcome) => void;
+}
+
+/** Jobs each worker holds at once: one parsing, one waiting, so it never idles on a round trip. */
+const JOBS_IN_FLIGHT = 2;
+
+/** Messages between the pool and a worker. */
+export interface WorkerRequest {
+  id: number;
+  job: ParseJob;
+}
+export interface WorkerReply {
+  id: number;
+  outcome: ParseOutcome;
+}
+
+type ParseSource = typeof import("./index.js").parseSource;
+let parseSourceLoaded: ParseSource | undefined;
+
+/** parse/index.js loads the grammars and TypeScript: only when a file must be parsed. */
+async function loadParseSource(): Promise<ParseSource> {
+  parseSourceLoaded ??= (await import("./index.js")).parseSource;
+  return parseSourceLoaded;
+}
+
+/**
+ * Read, hash and parse one file (what each worker does for each job).
+ *
+ * @example
+ * const outcome = parseJob({ path: "src/a.ts", absPath: "/repo/src/a.ts", language: "typescript", isDeclaration: false }, bytes, parseSource);
+ */
+export function parseBytes(job: ParseJob, bytes: Buffer, parseSource: ParseSource): ParseOutcome {
+  const parsed = parseSource(job.path, bytes.toString("utf8"), job.language, job.isDeclaration);
+  return { path: job.path, hash: hashContent(bytes), size: bytes.length, parsed };
+}
+
+/** Read and parse one job in this thread; an unreadable file becomes an outcome with its error code. */
+export async function parseJobInThread(job: ParseJob): Promise<ParseOutcome> {
+  const parseSource = await loadParseSource();
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(job.absPath);
+  } catch (error) {
+    return { path: job.path, errorCode: (error as NodeJS.ErrnoException).code ?? "error" };
+  }
+  return parseBytes(job, bytes, parseSource);
+}
+
+/**
+ * The compiled worker script: the sibling parse-worker.js, or, when this
+ * module runs from the TypeScript sources (tests), its twin in dist/.
+ * Undefined when neither exists (then parsing stays in this thread).
+ */
+export function parseWorkerUrl(): URL | undefined {
+  const candidates = [new URL("./parse-worker.js", import.meta.url), new URL("../../dist/parse/parse-worker.js", import.meta.url)];
+  return candidates.find((url) => existsSync(fileURLToPath(url)));
+}
+
+/**
+ * Parse every job; outcomes come back in job order.
+ *
+ * @example
+ * const outcomes = await parseFiles(jobs, { workers: 2, onParsed: () => bar.tick() });
+ */
+export async function parseFiles(jobs: readonly ParseJob[], options: ParseFilesOptions): Promise<ParseOutcome[]> {
+  const url = options.workers > 0 && jobs.length > 1 ? parseWorkerUrl() : undefined;
+  if (!url) return parseInThread(jobs, options);
+  return parseWithWorkers(jobs, options, url);
+}
+
+async function parseInThread(jobs: readonly ParseJob[], options: ParseFilesOptions): Promise<ParseOutcome[]> {
+  const outcomes: ParseOutcome[] = [];
+  for (const job of jobs) {
+    const outcome = await parseJobInThread(job);
+    outcomes.push(outcome);
+    options.onParsed?.(outcome);
+  }
+  return outcomes;
+}
+
+/**
+ * A pool of `options.workers` threads pulling jobs from one queue. A worker
+ * that fails (cannot start, crashes) hands its jobs back to the queue; when
+ * no worker is left the rest is parsed in this thread.
+ */
+function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions, url: URL): Promise<ParseOutcome[]> {
+  const outcomes: Array<ParseOutcome | undefined> = new Array(jobs.length);
+  const queue: number[] = jobs.map((_, index) => index);
+  let remaining = jobs.length;
+  const count = Math.min(options.workers, Math.ceil(jobs.length / JOBS_IN_FLIGHT));
+
+  return new Promise<ParseOutcome[]>((resolvePool, rejectPool) => {
+    const workers = new Set<Worker>();
+    let settled = false;
+    const finish = (error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      for (const worker of workers) void worker.terminate();
+      workers.clear();
+      if (error) rejectPool(error);
+      else resolvePool(outcomes as ParseOutcome[]);
+    };
+    const record = (index: number, outcome: ParseOutcome) => {
+      if (outcomes[index] !== undefined) return;
+      outcomes[index] = outcome;
+      options.onParsed?.(outcome);
+      remaining--;
+      if (remaining === 0) finish();
+    };
+    const drainInThread = async () => {
+      try {
+        while (queue.length > 0) {
+          const index = queue.shift() as number;
+          record(index, await parseJobInThread(jobs[index] as ParseJob));
+        }
+      } catch (error) {
+        finish(error);
+      }
+    };
+
+    for (let n = 0; n < count; n++) {
+      const worker = new Worker(url);
+      const inFlight = new Set<number>();
+      workers.add(worker);
+      const feed = () => {
+        while (inFlight.size < JOBS_IN_FLIGHT && queue.length > 0) {
+          const index = queue.shift() as number;
+          inFlight.add(index);
+          worker.postMessage({ id: index, job: jobs[index] as ParseJob } satisfies WorkerRequest);
+        }
+      };
+      worker.on("message", (reply: WorkerReply) => {
+        inFlight.delete(reply.id);
+        record(reply.id, reply.outcome);
+        feed();
+      });
+      worker.on("error", () => {
+        // give its jobs back; the last worker gone leaves the rest to this thread
+        queue.unshift(...inFlight);
+        inFlight.clear();
+        workers.delete(worker);
+        void worker.terminate();
+        if (workers.size === 0 && !settled) void drainInThread();
+      });
+      feed();
+    }
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * The persistent index of one root: parsed facts per file keyed by content
+ * hash, the scan metadata that lets a warm run skip reading a file, where
+ * each import led, and the assembled graph.
+ *
+ * On disk, in the store folder (and nowhere else):
+ * - `index.json`: header, files (facts, size, mtime, hash, import targets),
+ *   the resolution fingerprint and the key of the graph it produced;
+ * - `graph.json`: header, that key, and the graphology export of the graph.
+ * Both are written whole to a temp file and renamed over the old one, so a
+ * reader (or a second process indexing the same root) never sees a torn
+ * file; a graph.json whose key is not the index's is ignored.
+ * JSON, not v8.serialize: on effect's 363 files (6.0 MB of facts) reading
+ * back takes 174 ms for JSON.parse vs 181 ms for v8.deserialize, and JSON
+ * stays readable.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Diagnostic, ParsedFile } from "../types.js";
+import { headerMismatch, type StoreHeader } from "./store-header.js";
+import { writeFileAtomic } from "./write-atomic.js";
+
+export const INDEX_FILE = "index.json";
+export const GRAPH_FILE = "graph.json";
+
+/** One file's entry. */
+export interface StoredFile {
+  size: number;
+  mtimeMs: number;
+  /** sha1 of the bytes the facts were parsed from. */
+  hash: string;
+  parsed: ParsedFile;
+  /** Where each import fact led (same order as `parsed.imports`): a file, `pkg:<name>`, or null when unresolved. */
+  targets?: Array<string | null>;
+  /** The `unresolved` diagnostic of each import fact that has one, by the fact's index (without its line: lines move). */
+  unresolved?: Array<[number, Diagnostic]>;
+}
+
+export interface IndexStore {
+  header: StoreHeader;
+  /** By root-relative path. */
+  files: Record<string, StoredFile>;
+  /** What the import targets were resolved against (file set + config files); see resolution-fingerprint.ts. */
+  resolution?: { fingerprint: string; diagnostics: Diagnostic[] };
+  /** Key of the graph assembled from these facts and targets (matches graph.json's). */
+  graphKey?: string;
+}
+
+export interface StoredGraph {
+  header: StoreHeader;
+  key: string;
+  /** `graph.export()` of the graphology graph. */
+  graph: unknown;
+}
+
+/** A store read back: the store (empty when missing or unusable) and the warning when it was unusable. */
+export interface LoadedStore {
+  store: IndexStore;
+  /** Set when a store existed but could not be used (damaged, another version): it is rebuilt. */
+  warning?: Diagnostic;
+  /** True when a usable store was found. */
+  found: boolean;
+}
+
+function emptyStore(header: StoreHeader): IndexStore {
+  return { header, files: {} };
+}
+
+/** Read `<dir>/<name>` as JSON: undefined when absent, an Error when unreadable or damaged. */
+async function readJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    return new Error(`cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    return new Error(`it is damaged (${error instanceof Error ? error.message.split("\n")[0] : "bad JSON"})`);
+  }
+}
+
+function storeWarning(path: string, why: string): Diagnostic {
+  return { kind: "warning", message: `store: ignored the index at ${path}: ${why} (it is rebuilt; pass --no-cache to skip the index)` };
+}
+
+/**
+ * Read the index of a store folder. Never throws: a missing store is a
+ * cold start, a damaged one or one from another version comes back empty
+ * with one warning.
+ *
+ * @example
+ * const { store, warning } = await loadIndexStore(dir, createStoreHeader(realRoot));
+ */
+export async function loadIndexStore(dir: string, expected: StoreHeader): Promise<LoadedStore> {
+  const path = join(dir, INDEX_FILE);
+  const json = await readJson(path);
+  if (json === undefined) return { store: emptyStore(expected), found: false };
+  if (json instanceof Error) return { store: emptyStore(expected), warning: storeWarning(path, json.message), found: false };
+  const mismatch = headerMismatch((json as { header?: unknown }).header, expected);
+  if (mismatch) return { store: emptyStore(expected), warning: storeWarning(path, mismatch), found: false };
+  const files = (json as { files?: unknown }).files;
+  if (typeof files !== "object" || files === null || Array.isArray(files)) {
+    return { store: emptyStore(expected), warning: storeWarning(path, "it is damaged (no file table)"), found: false };
+  }
+  const store = json as IndexStore;
+  store.header = expected;
+  return { store, found: true };
+}
+
+/**
+ * The stored graph when its key is `key`, else undefined (absent, damaged,
+ * or written for other facts).
+ */
+export async function loadStoredGraph(dir: string, expected: StoreHeader, key: string): Promise<unknown> {
+  const json = await readJson(join(dir, GRAPH_FILE));
+  if (json === undefined || json instanceof Error) return undefined;
+  const stored = json as Partial<StoredGraph>;
+  if (headerMismatch(stored.header, expected) || stored.key !== key || typeof stored.graph !== "object") return undefined;
+  return stored.graph;
+}
+
+/**
+ * Write the store folder: graph.json first, then index.json, each
+ * atomically (temp file + rename).
+ */
+export async function saveIndexStore(dir: string, store: IndexStore, graph?: StoredGraph): Promise<void> {
+  if (graph) await writeFileAtomic(join(dir, GRAPH_FILE), JSON.stringify(graph));
+  await writeFileAtomic(join(dir, INDEX_FILE), JSON.stringify(store));
+}

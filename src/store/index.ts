@@ -1,0 +1,24 @@
+/**
+ * The store stage: the persistent index (facts by content hash, import
+ * targets, the assembled graph) in one folder per root, written atomically.
+ *
+ * @example
+ * import { defaultCacheDir } from "./store/index.js";
+ * defaultCacheDir("/home/me/app", { platform: process.platform, env: process.env, homedir: os.homedir() });
+ */
+export { CACHE_APP_NAME, defaultCacheDir, rootKey, userCacheBase, type CacheDirContext } from "./cache-dir.js";
+export { hashContent } from "../util/content-hash.js";
+export {
+  GRAPH_FILE,
+  INDEX_FILE,
+  loadIndexStore,
+  loadStoredGraph,
+  saveIndexStore,
+  type IndexStore,
+  type LoadedStore,
+  type StoredFile,
+  type StoredGraph,
+} from "./index-store.js";
+export { resolutionFingerprint } from "./resolution-fingerprint.js";
+export { createStoreHeader, headerMismatch, STORE_SCHEMA, type StoreHeader } from "./store-header.js";
+export { writeFileAtomic } from "./write-atomic.js";

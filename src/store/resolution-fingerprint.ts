@@ -1,0 +1,60 @@
+/**
+ * What import resolution depends on, as one hash: the scanned file set and
+ * the config files TypeScript's resolution reads (tsconfig*.json,
+ * jsconfig*.json, package.json) in the folders holding scanned files and
+ * their ancestors up to the root. Same fingerprint → a file whose import
+ * specifiers did not change resolves as before.
+ *
+ * Not seen (re-index with --no-cache after such a change): packages
+ * installed into a node_modules folder under the root, and a tsconfig
+ * `extends` target with another name or outside those folders.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join, posix } from "node:path";
+import { hashContent } from "../util/content-hash.js";
+
+const CONFIG_NAME = /^(?:(?:ts|js)config.*\.json|package\.json)$/i;
+
+/**
+ * @param realRoot the root's absolute real path
+ * @param filePaths the scanned files, root-relative POSIX, sorted
+ * @example
+ * const before = await resolutionFingerprint(root, ["src/a.ts"]);
+ * // add a tsconfig "paths" entry → a different fingerprint
+ */
+export async function resolutionFingerprint(realRoot: string, filePaths: readonly string[]): Promise<string> {
+  const dirs = new Set<string>([""]);
+  for (const file of filePaths) {
+    let dir = posix.dirname(file);
+    while (dir !== "." && dir !== "" && !dirs.has(dir)) {
+      dirs.add(dir);
+      dir = posix.dirname(dir);
+    }
+  }
+  const parts: string[] = [`files ${filePaths.length}`, ...filePaths];
+  const sortedDirs = [...dirs].sort();
+  const configs = await Promise.all(sortedDirs.map((dir) => configsIn(realRoot, dir)));
+  for (const list of configs) parts.push(...list);
+  return hashContent(parts.join("\n"));
+}
+
+/** `<path> <sha1>` of each config file directly in `dir`. */
+async function configsIn(realRoot: string, dir: string): Promise<string[]> {
+  const abs = dir === "" ? realRoot : join(realRoot, dir);
+  let names: string[];
+  try {
+    names = (await readdir(abs, { withFileTypes: true })).filter((e) => e.isFile() && CONFIG_NAME.test(e.name)).map((e) => e.name);
+  } catch {
+    return [`${dir}/ unreadable`];
+  }
+  const out: string[] = [];
+  for (const name of names.sort()) {
+    const path = dir === "" ? name : `${dir}/${name}`;
+    try {
+      out.push(`${path} ${hashContent(await readFile(join(abs, name)))}`);
+    } catch {
+      out.push(`${path} unreadable`);
+    }
+  }
+  return out;
+}

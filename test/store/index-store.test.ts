@@ -1,0 +1,171 @@
+/**
+ * The persistent index (buildGraph with cacheDir): hit, miss, one file
+ * edited, deleted, renamed, damaged store, store from another version,
+ * config change, concurrent writers; and a build without cacheDir writes
+ * nothing. Every cached build must equal the same build without the index.
+ */
+import { appendFileSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildGraph } from "../../src/index.js";
+import { GRAPH_FILE, INDEX_FILE } from "../../src/store/index.js";
+import { ageTree, comparable, copyFixture, listTree, makeTempDir, uncached } from "./helpers.js";
+
+let tmp: { dir: string; cleanup: () => void };
+let root: string;
+let cacheDir: string;
+
+beforeEach(() => {
+  tmp = makeTempDir("gr-store-");
+  root = copyFixture("graph-basics", join(tmp.dir, "root"));
+  cacheDir = join(tmp.dir, "cache");
+});
+afterEach(() => tmp.cleanup());
+
+describe("persistent index", () => {
+  it("miss: the first build parses everything and writes index.json and graph.json, nothing else", async () => {
+    const cold = await buildGraph(root, { cacheDir });
+    expect(cold.cache).toMatchObject({ found: false, parsed: cold.stats.files, reused: 0, resolved: cold.stats.files, graphReused: false, saved: true });
+    expect(listTree(cacheDir)).toEqual([GRAPH_FILE, INDEX_FILE]);
+    expect(comparable(cold)).toEqual(await uncached(root));
+  });
+
+  it("hit: an unchanged root parses, resolves and re-reads nothing, loads the graph, writes nothing", async () => {
+    await buildGraph(root, { cacheDir });
+    const before = readFileSync(join(cacheDir, INDEX_FILE), "utf8");
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.cache).toMatchObject({ found: true, parsed: 0, rehashed: 0, resolved: 0, reused: warm.stats.files, graphReused: true, saved: false });
+    expect(readFileSync(join(cacheDir, INDEX_FILE), "utf8")).toBe(before);
+    expect(comparable(warm)).toEqual(await uncached(root));
+  });
+
+  it("one file edited: only it is parsed; the graph is rebuilt and equals a fresh build", async () => {
+    await buildGraph(root, { cacheDir });
+    appendFileSync(join(root, "src/models/money.ts"), "\nexport function addedLater(): number { return 1; }\n");
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.cache).toMatchObject({ parsed: 1, reused: warm.stats.files - 1, graphReused: false, saved: true });
+    // its specifiers did not change: its stored targets are kept
+    expect(warm.cache?.resolved).toBe(0);
+    expect(warm.graph.hasNode("src/models/money.ts#addedLater")).toBe(true);
+    expect(comparable(warm)).toEqual(await uncached(root));
+  });
+
+  it("an edit that changes a file's imports re-resolves that file only", async () => {
+    await buildGraph(root, { cacheDir });
+    appendFileSync(join(root, "src/main.ts"), '\nimport { formatMoney as again } from "./models/money";\nvoid again;\n');
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.cache).toMatchObject({ parsed: 1, resolved: 1 });
+    expect(comparable(warm)).toEqual(await uncached(root));
+  });
+
+  it("a touched file with the same bytes is re-hashed, not re-parsed", async () => {
+    await buildGraph(root, { cacheDir });
+    ageTree(join(root, "src/models"), 60); // another mtime, same content
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.cache?.parsed).toBe(0);
+    expect(warm.cache?.rehashed).toBeGreaterThan(0);
+    expect(comparable(warm)).toEqual(await uncached(root));
+  });
+
+  it("file deleted: dropped from the facts and the graph; the others are reused and re-resolved", async () => {
+    await buildGraph(root, { cacheDir });
+    rmSync(join(root, "src/reports/summary.ts"));
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.files.has("src/reports/summary.ts")).toBe(false);
+    expect(warm.graph.hasNode("src/reports/summary.ts")).toBe(false);
+    // the file set changed: resolution runs again, parsing does not
+    expect(warm.cache).toMatchObject({ parsed: 0, resolved: warm.stats.files, saved: true });
+    expect(comparable(warm)).toEqual(await uncached(root));
+    const again = await buildGraph(root, { cacheDir });
+    expect(again.cache).toMatchObject({ parsed: 0, resolved: 0, graphReused: true });
+  });
+
+  it("file renamed: its facts are reused under the new path (same bytes), the imports of the others follow", async () => {
+    await buildGraph(root, { cacheDir });
+    renameSync(join(root, "src/legacy/csv-import.ts"), join(root, "src/legacy/csv-reader.ts"));
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.cache?.parsed).toBe(0);
+    expect(warm.files.get("src/legacy/csv-reader.ts")?.path).toBe("src/legacy/csv-reader.ts");
+    expect(warm.files.has("src/legacy/csv-import.ts")).toBe(false);
+    expect(comparable(warm)).toEqual(await uncached(root));
+  });
+
+  it.each([
+    ["garbage", "\u0000\u0001 not json at all"],
+    ["truncated", (text: string) => text.slice(0, Math.floor(text.length / 2))],
+    ["an empty file", ""],
+    ["JSON of the wrong shape", JSON.stringify({ header: null, files: [] })],
+  ])("damaged store (%s): one warning, rebuilt, and usable on the next run", async (_label, damage) => {
+    await buildGraph(root, { cacheDir });
+    const path = join(cacheDir, INDEX_FILE);
+    writeFileSync(path, typeof damage === "string" ? damage : damage(readFileSync(path, "utf8")));
+    const rebuilt = await buildGraph(root, { cacheDir });
+    const warnings = rebuilt.diagnostics.filter((d) => d.message.startsWith("store:"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.kind).toBe("warning");
+    expect(warnings[0]?.message).toContain(path);
+    expect(rebuilt.cache).toMatchObject({ found: false, parsed: rebuilt.stats.files, saved: true });
+    const { diagnostics: _d, ...rest } = comparable(rebuilt);
+    const { diagnostics: _u, ...expected } = await uncached(root);
+    expect(rest).toEqual(expected);
+    const next = await buildGraph(root, { cacheDir });
+    expect(next.cache).toMatchObject({ found: true, parsed: 0 });
+    expect(next.diagnostics.filter((d) => d.message.startsWith("store:"))).toEqual([]);
+  });
+
+  it("a damaged graph.json alone is ignored silently: the graph is assembled again", async () => {
+    await buildGraph(root, { cacheDir });
+    writeFileSync(join(cacheDir, GRAPH_FILE), "{");
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.cache).toMatchObject({ parsed: 0, graphReused: false, saved: true });
+    expect(comparable(warm)).toEqual(await uncached(root));
+  });
+
+  it.each([
+    ["another package version", { version: "0.0.0-old" }],
+    ["another store schema", { schema: 999 }],
+    ["other grammar queries", { grammars: "0".repeat(40) }],
+    ["another root", { root: "/somewhere/else" }],
+  ])("store from %s: one warning and a full rebuild", async (_label, change) => {
+    await buildGraph(root, { cacheDir });
+    const path = join(cacheDir, INDEX_FILE);
+    const store = JSON.parse(readFileSync(path, "utf8")) as { header: Record<string, unknown> };
+    Object.assign(store.header, change);
+    writeFileSync(path, JSON.stringify(store));
+    const rebuilt = await buildGraph(root, { cacheDir });
+    const warnings = rebuilt.diagnostics.filter((d) => d.message.startsWith("store:"));
+    expect(warnings).toHaveLength(1);
+    expect(rebuilt.cache).toMatchObject({ found: false, parsed: rebuilt.stats.files, resolved: rebuilt.stats.files });
+  });
+
+  it("a tsconfig change re-resolves every file (paths aliases may now lead elsewhere)", async () => {
+    await buildGraph(root, { cacheDir });
+    const path = join(root, "tsconfig.json");
+    writeFileSync(path, `${readFileSync(path, "utf8")}\n `);
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.cache).toMatchObject({ parsed: 0, resolved: warm.stats.files });
+  });
+
+  it("two builds of the same root at once leave a whole, usable store", async () => {
+    const both = await Promise.all([buildGraph(root, { cacheDir }), buildGraph(root, { cacheDir })]);
+    expect(comparable(both[0])).toEqual(comparable(both[1]));
+    JSON.parse(readFileSync(join(cacheDir, INDEX_FILE), "utf8"));
+    expect(listTree(cacheDir)).toEqual([GRAPH_FILE, INDEX_FILE]); // no temp file left behind
+    const next = await buildGraph(root, { cacheDir });
+    expect(next.cache).toMatchObject({ found: true, parsed: 0, graphReused: true });
+  });
+
+  it("without cacheDir a build writes nothing and reports no index", async () => {
+    const before = listTree(tmp.dir);
+    const codeGraph = await buildGraph(root);
+    expect(codeGraph.cache).toMatchObject({ dir: undefined, found: false, parsed: codeGraph.stats.files, saved: false });
+    expect(listTree(tmp.dir)).toEqual(before);
+  });
+
+  it("an unwritable index folder is a warning, and the build still succeeds", async () => {
+    writeFileSync(join(tmp.dir, "a-file"), "");
+    const codeGraph = await buildGraph(root, { cacheDir: join(tmp.dir, "a-file", "cache") });
+    expect(codeGraph.diagnostics.some((d) => d.kind === "warning" && d.message.startsWith("store: could not write"))).toBe(true);
+    expect(comparable(codeGraph).files).toEqual((await uncached(root)).files);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Parsing on worker threads gives the same facts as parsing in this thread,
+ * on every fixture file (and rxjs's sources, which are installed).
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildGraph } from "../../src/index.js";
+import { chooseParseWorkers } from "../../src/graph/build-graph.js";
+import { parseFiles, parseWorkerUrl, type ParseJob } from "../../src/parse/parse-files.js";
+import { scanFiles } from "../../src/scan/index.js";
+import { REPO_ROOT, comparable } from "./helpers.js";
+
+async function jobsOf(root: string, include?: string[]): Promise<ParseJob[]> {
+  const scan = await scanFiles(root, { include });
+  return scan.files.map((f) => ({ path: f.path, absPath: f.absPath, language: f.language, isDeclaration: f.isDeclaration }));
+}
+
+describe("parallel parsing", () => {
+  it("finds the compiled worker script (run from the sources, it is the dist/ twin)", () => {
+    expect(parseWorkerUrl()?.pathname).toMatch(/parse-worker\.js$/);
+  });
+
+  it.each(["graph-basics", "monorepo", "api-gateway", "auth-service"])("workers parse %s exactly like this thread", async (name) => {
+    const jobs = await jobsOf(join(REPO_ROOT, "fixtures", name));
+    expect(jobs.length).toBeGreaterThan(2);
+    const inThread = await parseFiles(jobs, { workers: 0 });
+    let reported = 0;
+    const onWorkers = await parseFiles(jobs, { workers: 2, onParsed: () => reported++ });
+    expect(reported).toBe(jobs.length);
+    expect(onWorkers).toEqual(inThread);
+  });
+
+  it("workers parse rxjs's 252 source files exactly like this thread, and the graph is the same", async () => {
+    const root = join(REPO_ROOT, "node_modules", "rxjs");
+    const jobs = await jobsOf(root, ["src/**"]);
+    expect(jobs.length).toBeGreaterThan(200);
+    expect(await parseFiles(jobs, { workers: 2 })).toEqual(await parseFiles(jobs, { workers: 0 }));
+    const parallel = await buildGraph(root, { include: ["src/**"], workers: 2 });
+    const serial = await buildGraph(root, { include: ["src/**"], workers: 0 });
+    expect(parallel.cache?.workers).toBe(2);
+    expect(serial.cache?.workers).toBe(0);
+    expect(comparable(parallel)).toEqual(comparable(serial));
+  });
+
+  it("an unreadable file is an outcome with its error code, on workers too", async () => {
+    const jobs: ParseJob[] = [
+      { path: "gone.ts", absPath: join(REPO_ROOT, "fixtures", "no-such-file.ts"), language: "typescript", isDeclaration: false },
+      { path: "gone2.ts", absPath: join(REPO_ROOT, "fixtures", "no-such-file2.ts"), language: "typescript", isDeclaration: false },
+    ];
+    expect(await parseFiles(jobs, { workers: 2 })).toEqual([
+      { path: "gone.ts", errorCode: "ENOENT" },
+      { path: "gone2.ts", errorCode: "ENOENT" },
+    ]);
+  });
+
+  it("uses workers only when the work is large: > 200 files or > 4 MB", () => {
+    expect(chooseParseWorkers(10, 1000)).toBe(0);
+    expect(chooseParseWorkers(200, 4 * 1024 * 1024)).toBe(0);
+    expect(chooseParseWorkers(201, 1000)).toBeGreaterThan(0);
+    expect(chooseParseWorkers(5, 5 * 1024 * 1024)).toBeGreaterThan(0);
+    expect(chooseParseWorkers(201, 1000)).toBeLessThanOrEqual(2);
+    expect(chooseParseWorkers(5000, 1000, 0)).toBe(0);
+    expect(chooseParseWorkers(1, 1, 3)).toBe(3);
+  });
+});
