@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { buildGraph, renderGraphDot, renderGraphJson, UsageError } from "../index.js";
 import { integerOption, type CliIo, type CliValues, EXIT_OK } from "./run-cli.js";
 import { withConfig } from "./config-options.js";
+import { graphCacheOptions } from "./cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
 
 const GRAPH_FORMATS = ["json", "dot"] as const;
@@ -24,7 +25,8 @@ export async function runGraphCommand(values: CliValues, extra: string[], io: Cl
   const root = resolve(io.cwd, rootArg);
   // include/exclude from the root's config file unless given as flags
   const { include, exclude } = await withConfig(root, { include: values.include, exclude: values.exclude });
-  const codeGraph = await buildGraph(root, { maxFileBytes, include, exclude });
+  const cache = graphCacheOptions(values, io, rootArg);
+  const codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, ...cache.options }).finally(cache.finish);
   if (!values.quiet) reportDiagnostics(codeGraph.diagnostics, io);
   io.stdout(format === "dot" ? renderGraphDot(codeGraph) : renderGraphJson(codeGraph, rootArg));
   return EXIT_OK;

@@ -9,6 +9,7 @@ export const HELP = `graph-retrieve ${VERSION}: find the files a coding agent mu
 Usage:
   graph-retrieve "<task>" [options]        retrieve the context for a task
   graph-retrieve graph [options]           dump the import/symbol graph
+  graph-retrieve index [--root DIR]        build or refresh the persistent index (one summary line)
   graph-retrieve mcp [--root DIR]          serve the MCP tools over stdio (for agents)
 
 Retrieve options:
@@ -39,6 +40,8 @@ its package.json: include, exclude, maxCycles, budget, strategy, thesaurus,
 glossary. Flags given on the command line override it.
 
 Common:
+  --cache-dir DIR       index folder (default: the user cache folder, e.g. ~/.cache/graph-retrieve/<root hash>)
+  --no-cache            read and parse everything; write no index
   --max-file-bytes N    skip files larger than N bytes (default 1048576)
   --timeout SECONDS     give up after SECONDS: one line on stderr, exit 1 (default: none)
   -q, --quiet           no warnings on stderr

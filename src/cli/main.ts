@@ -13,6 +13,7 @@ const code = await runCli(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   cwd: process.cwd(),
   isStderrTty: Boolean(process.stderr.isTTY),
+  progress: (text) => process.stderr.write(text),
   exit: (code) => process.exit(code),
 });
 process.exitCode = code;

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
-import { createRetriever, UsageError, type StrategyName } from "../index.js";
+import { createRetriever, withBuildGraphDefaults, UsageError, type StrategyName } from "../index.js";
 import { withConfig } from "./config-options.js";
+import { graphCacheOptions } from "./cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
 import { checkRetrievalOutputs, writeRetrievalOutputs } from "./retrieval-outputs.js";
 import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
@@ -46,7 +47,9 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
     keywords: listOption(values.keywords),
     strategy,
   });
-  const retriever = await createRetriever({ ...options, root });
+  // the index and progress bar reach the graph build through the defaults (RetrieveOptions has no cache options)
+  const cache = graphCacheOptions(values, io, rootArg);
+  const retriever = await withBuildGraphDefaults(cache.options, () => createRetriever({ ...options, root })).finally(cache.finish);
   const result = await retriever.retrieve(task);
   result.root = rootArg;
   if (!values.quiet) reportDiagnostics(result.diagnostics, io);

@@ -1,0 +1,50 @@
+import { resolve } from "node:path";
+import { buildGraph, UsageError } from "../index.js";
+import { graphCacheOptions } from "./cache-options.js";
+import { reportDiagnostics } from "./report-diagnostics.js";
+import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
+
+const INDEX_FORMATS = ["text", "json"] as const;
+
+/**
+ * `graph-retrieve index`: build or refresh the persistent index of a root
+ * and print one line (or one JSON object) on stdout: files, parsed, reused, ms.
+ */
+export async function runIndexCommand(values: CliValues, extra: string[], io: CliIo): Promise<number> {
+  if (extra.length > 0) throw new UsageError(`graph-retrieve index: unexpected argument "${extra[0]}" (see graph-retrieve --help)`);
+  if (values["no-cache"]) throw new UsageError("graph-retrieve index: --no-cache leaves nothing to index (drop it, or pass --cache-dir DIR)");
+  const format = values.format ?? "text";
+  if (!(INDEX_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`graph-retrieve index: --format must be one of ${INDEX_FORMATS.join(", ")}, got "${format}"`);
+  }
+  const rootArg = values.root ?? ".";
+  const progress = graphCacheOptions(values, io, rootArg);
+  let codeGraph;
+  try {
+    codeGraph = await buildGraph(resolve(io.cwd, rootArg), {
+      maxFileBytes: integerOption(values, "max-file-bytes"),
+      include: values.include,
+      exclude: values.exclude,
+      ...progress.options,
+    });
+  } finally {
+    progress.finish();
+  }
+  if (!values.quiet) reportDiagnostics(codeGraph.diagnostics, io);
+  const cache = codeGraph.cache;
+  const summary = {
+    files: codeGraph.stats.files,
+    parsed: cache?.parsed ?? codeGraph.stats.files,
+    reused: cache?.reused ?? 0,
+    resolved: cache?.resolved ?? codeGraph.stats.files,
+    skipped: codeGraph.stats.skippedFiles,
+    ms: codeGraph.stats.millis.total,
+    cacheDir: cache?.dir ?? null,
+  };
+  io.stdout(
+    format === "json"
+      ? `${JSON.stringify(summary)}\n`
+      : `indexed ${summary.files} files: ${summary.parsed} parsed, ${summary.reused} reused, ${summary.skipped} skipped in ${summary.ms} ms (${summary.cacheDir})\n`,
+  );
+  return EXIT_OK;
+}
