@@ -24,12 +24,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { describeTree, snapshotBuild } from "./snapshot-build.mjs";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CACHE_DIR = path.join(PROJECT_ROOT, ".bench-cache", "graph");
 const RESULTS_FILE = path.join(CACHE_DIR, "results.json");
 const DIST_INDEX = path.join(PROJECT_ROOT, "dist", "index.js");
-const DIST_RESOLVE = path.join(PROJECT_ROOT, "dist", "resolve", "index.js");
+/** The frozen copy of the build the children load (see snapshot-build.mjs). */
+const BUILD_COPY = path.join(CACHE_DIR, "build");
 const DEPCRUISE_BIN = path.join(PROJECT_ROOT, "node_modules", "dependency-cruiser", "bin", "dependency-cruise.mjs");
 const SOURCE_DIR = "src";
 const INCLUDE = [`${SOURCE_DIR}/**`];
@@ -45,8 +47,8 @@ const PACKAGES = [
 
 // ---------------------------------------------------------------- child modes
 
-async function runChild(mode, root) {
-  const { buildGraph } = await import(pathToFileURL(DIST_INDEX).href);
+async function runChild(mode, root, build) {
+  const { buildGraph } = await import(pathToFileURL(path.join(build, "dist", "index.js")).href);
   const started = performance.now();
   const codeGraph = await buildGraph(root, { include: INCLUDE });
   const millis = performance.now() - started;
@@ -54,7 +56,7 @@ async function runChild(mode, root) {
     process.stdout.write(JSON.stringify({ millis, stats: codeGraph.stats }) + "\n");
     return;
   }
-  process.stdout.write(JSON.stringify(await collectOurEdges(codeGraph)) + "\n");
+  process.stdout.write(JSON.stringify(await collectOurEdges(codeGraph, build)) + "\n");
 }
 
 /**
@@ -62,7 +64,7 @@ async function runChild(mode, root) {
  * (barrel-derived ones included); `facts` = each file's import facts with the
  * file or package our resolver gave them (the direct edges, like depcruise's).
  */
-async function collectOurEdges(codeGraph) {
+async function collectOurEdges(codeGraph, build) {
   const { graph } = codeGraph;
   const isFile = (id) => graph.hasNode(id) && graph.getNodeAttribute(id, "kind") === "file";
   const graphEdges = [];
@@ -74,7 +76,7 @@ async function collectOurEdges(codeGraph) {
   let facts = null;
   let factsNote = null;
   try {
-    const { createResolver } = await import(pathToFileURL(DIST_RESOLVE).href);
+    const { createResolver } = await import(pathToFileURL(path.join(build, "dist", "resolve", "index.js")).href);
     const resolver = createResolver(codeGraph.root, [...codeGraph.files.keys()]);
     facts = [];
     for (const [file, parsed] of codeGraph.files) {
@@ -169,12 +171,12 @@ function fetchPackage(pkg) {
 
 // ---------------------------------------------------------------- the tools
 
-async function timeOurs(root, runs) {
+async function timeOurs(root, runs, build) {
   const walls = [];
   const inside = [];
   let stats = null;
   for (let i = 0; i < runs; i++) {
-    const result = await runTimed(process.execPath, [fileURLToPath(import.meta.url), "--child", "ours", root], root);
+    const result = await runTimed(process.execPath, [fileURLToPath(import.meta.url), "--child", "ours", root, build], root);
     if (result.error) return { error: failure(result) };
     let report;
     try {
@@ -424,10 +426,19 @@ function ensureBuilt() {
 
 async function main() {
   const argv = process.argv.slice(2);
-  if (argv[0] === "--child") return runChild(argv[1], argv[2]);
+  if (argv[0] === "--child") return runChild(argv[1], argv[2], argv[3]);
   const options = parseArgs(argv);
   ensureBuilt();
   fs.mkdirSync(CACHE_DIR, { recursive: true });
+  let build;
+  try {
+    build = await snapshotBuild(PROJECT_ROOT, BUILD_COPY);
+  } catch (error) {
+    process.stderr.write(`bench-graph: ${error.message}\n`);
+    process.exit(1);
+  }
+  const tree = describeTree(PROJECT_ROOT);
+  say(`build: dist/ of ${tree}, copied to ${path.relative(PROJECT_ROOT, BUILD_COPY)}`);
   const results = [];
   for (const pkg of PACKAGES.filter((p) => options.packages.includes(p.name))) {
     const result = { name: pkg.name, spec: pkg.spec };
@@ -444,7 +455,7 @@ async function main() {
     say(`${pkg.spec}: timing (${options.runs} runs each) in ${path.relative(PROJECT_ROOT, root)}${result.tsconfig ? " (tsconfig.json)" : " (no tsconfig)"}`);
     const preFile = path.join(CACHE_DIR, `${pkg.name}.depcruise.json`);
     const defaultFile = path.join(CACHE_DIR, `${pkg.name}.depcruise-default.json`);
-    result.ours = await timeOurs(root, options.runs);
+    result.ours = await timeOurs(root, options.runs, build);
     if (result.ours.error) say(`${pkg.spec}: ours failed: ${result.ours.error}`);
     result.depcruise = await timeDepcruise(root, options.runs, true, preFile);
     if (result.depcruise.error) say(`${pkg.spec}: depcruise failed: ${result.depcruise.error}`);
@@ -452,7 +463,7 @@ async function main() {
     if (result.depcruiseDefault.error) say(`${pkg.spec}: depcruise (default mode) failed: ${result.depcruiseDefault.error}`);
     if (result.ours.error || result.depcruise.error) continue;
     try {
-      const edgesRun = await runTimed(process.execPath, [fileURLToPath(import.meta.url), "--child", "edges", root], root);
+      const edgesRun = await runTimed(process.execPath, [fileURLToPath(import.meta.url), "--child", "edges", root, build], root);
       if (edgesRun.error) throw new Error(failure(edgesRun));
       const ours = JSON.parse(lastLine(edgesRun.stdout));
       const theirs = readDepcruiseEdges(preFile);
@@ -463,7 +474,7 @@ async function main() {
     }
   }
   printSummary(results);
-  const meta = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, runs: options.runs, depcruise: depcruiseVersion() };
+  const meta = { tree, date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, runs: options.runs, depcruise: depcruiseVersion() };
   fs.writeFileSync(RESULTS_FILE, JSON.stringify({ meta, results }, null, 2) + "\n");
   say("");
   say(`results: ${path.relative(PROJECT_ROOT, RESULTS_FILE)}`);

@@ -5,6 +5,11 @@
 //
 //   npm run bench:quality [-- --jobs N] [--corpus NAME] [--limit N]
 //                         [--strategy graph,bm25] [--timeout-s S] [--progress]
+//                         [--keep-build] [--report]
+//
+// --keep-build reuses the build copy of the previous run (to rerun one
+// strategy against the same code); --report only prints the tables from the
+// results files already there.
 //
 // The harness is ../shared/bench (beside the project root) or $GR_BENCH_DIR.
 // Corpora are unpacked under .bench-cache/quality (GR_BENCH_CACHE for the
@@ -15,11 +20,14 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { describeTree, snapshotBuild } from "./snapshot-build.mjs";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CACHE_DIR = path.join(PROJECT_ROOT, ".bench-cache", "quality");
 const CLI = path.join(PROJECT_ROOT, "dist", "cli", "main.js");
 const DIST_INDEX = path.join(PROJECT_ROOT, "dist", "index.js");
+/** The frozen copy of the build the retrievals run from (see snapshot-build.mjs). */
+const BUILD_COPY = path.join(CACHE_DIR, "build");
 const STRATEGIES = ["graph", "bm25", "pagerank"];
 const COLUMNS = [
   // summary key, header, format
@@ -44,7 +52,7 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const options = { jobs: "1", corpus: [], limit: null, timeoutS: null, strategies: STRATEGIES, progress: false };
+  const options = { jobs: "1", corpus: [], limit: null, timeoutS: null, strategies: STRATEGIES, progress: false, keepBuild: false, report: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -57,6 +65,8 @@ function parseArgs(argv) {
     else if (arg === "--timeout-s") options.timeoutS = value();
     else if (arg === "--strategy") options.strategies = value().split(",").filter(Boolean);
     else if (arg === "--progress") options.progress = true;
+    else if (arg === "--keep-build") options.keepBuild = true;
+    else if (arg === "--report") options.report = true;
     else if (arg === "-h" || arg === "--help") usage();
     else usage(`unknown argument ${arg}`);
   }
@@ -65,7 +75,7 @@ function parseArgs(argv) {
 }
 
 function usage(problem) {
-  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress]";
+  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress] [--keep-build] [--report]";
   if (problem) {
     process.stderr.write(`bench-quality: ${problem}\n${text}\n`);
     process.exit(2);
@@ -125,7 +135,7 @@ function printSideBySide(summaries) {
   printRows(rows);
 }
 
-function runStrategy(harness, strategy, options, env) {
+function runStrategy(harness, strategy, options, env, cli) {
   const out = path.join(CACHE_DIR, `${strategy}.json`);
   const logFile = path.join(CACHE_DIR, `${strategy}.log`);
   fs.rmSync(out, { force: true });
@@ -139,7 +149,7 @@ function runStrategy(harness, strategy, options, env) {
     ...(options.progress ? [] : ["--quiet"]),
     "--out", out,
     "--",
-    process.execPath, CLI, "{task}", "--root", "{root}", "--format", "json", "-q", "--strategy", strategy,
+    process.execPath, path.relative(PROJECT_ROOT, cli), "{task}", "--root", "{root}", "--format", "json", "-q", "--strategy", strategy,
   ];
   const started = Date.now();
   const run = spawnSync(process.execPath, args, { cwd: PROJECT_ROOT, env, encoding: "utf8", stdio: ["ignore", "pipe", options.progress ? "inherit" : "pipe"], maxBuffer: 64 * 1024 * 1024 });
@@ -157,21 +167,52 @@ function runStrategy(harness, strategy, options, env) {
   return results.summary;
 }
 
-function main() {
+/** The build copy to run: a fresh one, or with --keep-build the previous one when it still loads. */
+async function prepareBuild(options) {
+  const cli = path.join(BUILD_COPY, "dist", "cli", "main.js");
+  if (options.keepBuild && spawnSync(process.execPath, [cli, "--version"]).status === 0) {
+    say(`build: reusing ${path.relative(PROJECT_ROOT, BUILD_COPY)}`);
+    return cli;
+  }
+  ensureBuilt();
+  try {
+    await snapshotBuild(PROJECT_ROOT, BUILD_COPY);
+  } catch (error) {
+    fail(error.message);
+  }
+  say(`build: dist/ of ${describeTree(PROJECT_ROOT)}, copied to ${path.relative(PROJECT_ROOT, BUILD_COPY)}`);
+  return cli;
+}
+
+function readSummary(strategy) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(CACHE_DIR, `${strategy}.json`), "utf8")).summary;
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
   const options = parseArgs(process.argv.slice(2));
   const harness = findHarness();
-  ensureBuilt();
   fs.mkdirSync(CACHE_DIR, { recursive: true });
-  const env = { ...process.env, GR_BENCH_CACHE: CACHE_DIR };
-
-  say(`preparing corpora in ${path.relative(PROJECT_ROOT, CACHE_DIR)}`);
-  const prepare = spawnSync(process.execPath, [harness.run, "--corpora", harness.corpora, "--prepare", ...options.corpus.flatMap((c) => ["--corpus", c])], { cwd: PROJECT_ROOT, env, stdio: "inherit" });
-  if (prepare.status !== 0) fail("corpus preparation failed (see above; the corpora come from the npm registry)");
-
   const summaries = new Map();
-  for (const strategy of options.strategies) {
-    const summary = runStrategy(harness, strategy, options, env);
-    if (summary) summaries.set(strategy, summary);
+  if (options.report) {
+    for (const strategy of options.strategies) {
+      const summary = readSummary(strategy);
+      if (summary) summaries.set(strategy, summary);
+      else say(`${strategy}: no results in ${path.relative(PROJECT_ROOT, CACHE_DIR)}`);
+    }
+  } else {
+    const cli = await prepareBuild(options);
+    const env = { ...process.env, GR_BENCH_CACHE: CACHE_DIR };
+    say(`preparing corpora in ${path.relative(PROJECT_ROOT, CACHE_DIR)}`);
+    const prepare = spawnSync(process.execPath, [harness.run, "--corpora", harness.corpora, "--prepare", ...options.corpus.flatMap((c) => ["--corpus", c])], { cwd: PROJECT_ROOT, env, stdio: "inherit" });
+    if (prepare.status !== 0) fail("corpus preparation failed (see above; the corpora come from the npm registry)");
+    for (const strategy of options.strategies) {
+      const summary = runStrategy(harness, strategy, options, env, cli);
+      if (summary) summaries.set(strategy, summary);
+    }
   }
   if (!summaries.size) fail("no strategy produced results");
 
@@ -187,4 +228,4 @@ function main() {
   }
 }
 
-main();
+main().catch((error) => fail(error.stack ?? error.message));
