@@ -48,6 +48,21 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
+/**
+ * Control characters but tab and newline, and the bidi overrides, shown
+ * escaped: a pack is read on terminals too (the same set as the CLI's
+ * escapeControlCharacters, applied here so that the budget counts what is
+ * printed).
+ */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+function escapeControls(text: string): string {
+  return text.replace(CONTROL, (char) => {
+    const code = char.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+
 function list(items: readonly string[], max = MAX_LISTED): string {
   if (items.length === 0) return "none";
   const shown = items.slice(0, max).join(", ");
@@ -74,7 +89,7 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-/** Numbered code lines for the kept line numbers (1-based, sorted), with a marker for each skipped run. */
+/** Numbered code lines for the kept line numbers (1-based, sorted), with a `…` line for each skipped run (the numbers around it say which lines). */
 function numberedLines(lines: readonly string[], keep: readonly number[] | undefined): string[] {
   const width = String(lines.length).length;
   const out: string[] = [];
@@ -88,11 +103,11 @@ function numberedLines(lines: readonly string[], keep: readonly number[] | undef
   }
   let next = 1;
   for (const n of keep) {
-    if (n > next) out.push(`${" ".repeat(width)} | … lines ${next}–${n - 1} left out`);
+    if (n > next) out.push(`${" ".repeat(width)} | …`);
     out.push(numbered(n));
     next = n + 1;
   }
-  if (next <= lines.length) out.push(`${" ".repeat(width)} | … lines ${next}–${lines.length} left out`);
+  if (next <= lines.length) out.push(`${" ".repeat(width)} | …`);
   return out;
 }
 
@@ -128,7 +143,7 @@ function sectionHead(entry: PackFile, shown: string): string[] {
 function codeSection(entry: PackFile, shown: string, keep: readonly number[] | undefined): string {
   const body = numberedLines(entry.lines, keep);
   const fence = fenceFor(entry.lines);
-  return `${[...sectionHead(entry, shown), `${fence}${languageTag(entry.file.path)}`, ...body, fence].join("\n")}\n`;
+  return escapeControls(`${[...sectionHead(entry, shown), `${fence}${languageTag(entry.file.path)}`, ...body, fence].join("\n")}\n`);
 }
 
 function namesSection(entry: PackFile, maxNames = Number.POSITIVE_INFINITY): string {
@@ -142,7 +157,7 @@ function namesSection(entry: PackFile, maxNames = Number.POSITIVE_INFINITY): str
         ? `No definitions (${entry.lines.length} lines).`
         : `Definitions: ${shownNames.join(", ")}${more > 0 ? `, … (+${more} more)` : ""}.`;
   const shown = entry.readError !== undefined ? "not readable" : `names only (${entry.lines.length} lines)`;
-  return `${[...sectionHead(entry, shown), text].join("\n")}\n`;
+  return escapeControls(`${[...sectionHead(entry, shown), text].join("\n")}\n`);
 }
 
 function signatureLines(entry: PackFile): number[] {
@@ -217,7 +232,7 @@ function header(result: RetrievalResult, picked: readonly RetrievedFile[], budge
     "",
     `Budget: ${budgetTokens} tokens, estimated as characters / 4 rounded up (as everywhere in graph-retrieve), over the whole pack including this header and the code fences.`,
   ];
-  if (!full) return `${lines.join("\n")}\n`;
+  if (!full) return escapeControls(`${lines.join("\n")}\n`);
   lines.push(
     `Files best first: ${inContext} in the context (relevance ≥ ${CONTEXT_RELEVANCE}), ${picked.length - inContext} nearby; ` +
       "a file that does not fit whole shows its matched definitions whole and the rest as signatures, then signatures only, then names only.",
@@ -234,7 +249,7 @@ function header(result: RetrievalResult, picked: readonly RetrievedFile[], budge
     lines.push(`- Cycle ${cycle.cycle}: ${parts.join("; ")}`);
   }
   if (result.gaps.length > 0) lines.push(`- Gaps left: ${list(result.gaps, 4)}`);
-  return `${lines.join("\n")}\n`;
+  return escapeControls(`${lines.join("\n")}\n`);
 }
 
 async function loadEntry(file: RetrievedFile, rank: number, options: ContextPackOptions): Promise<PackFile> {
@@ -319,7 +334,7 @@ export async function renderContextPack(result: RetrievalResult, options: Contex
   if (leftOut.length > 0) {
     const names = leftOut.map((f) => `${f.path} (${f.relevance.toFixed(2)})`);
     for (const footer of [
-      `\nLeft out for the budget: ${list(names)}\n`,
+      escapeControls(`\nLeft out for the budget: ${list(names)}\n`),
       `\nLeft out for the budget: ${leftOut.length} file${leftOut.length === 1 ? "" : "s"}\n`,
     ]) {
       if (used + footer.length <= budgetChars) {

@@ -50,7 +50,7 @@ function nodeLine(node: SubgraphFile): string {
       color: "#8c8c8c",
       fontcolor: "#6e6e6e",
       fontsize: 8,
-      style: "rounded,dashed",
+      style: "rounded,filled,dashed",
       tooltip: `${node.path}: named in a gap, never a candidate`,
     })};`;
   }
@@ -76,7 +76,7 @@ function legendLines(): string[] {
       `    ${quoteDot(`legend:${band}`)}${dotAttributes({
         label: BAND_LABELS[band],
         fillcolor: BAND_COLOURS[band],
-        style: band === "gap" ? "rounded,dashed" : undefined,
+        style: band === "gap" ? "rounded,filled,dashed" : undefined,
         color: band === "gap" ? "#8c8c8c" : undefined,
       })};`,
     );

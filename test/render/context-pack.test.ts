@@ -1,0 +1,216 @@
+/**
+ * renderContextPack: the header, files best first with line numbers, the
+ * reductions (matched definitions whole, then signatures, then names), and
+ * the budget: a property test over budgets from 1k to 200k tokens on both
+ * pattern fixtures and a generated project whose top file is large.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { renderContextPack, UsageError, type CodeGraph, type Definition, type ParsedFile, type RetrievalResult, type RetrievedFile } from "../../src/index.js";
+import { bigFileRetrieval, fixtureRetrieval, type Retrieval } from "./helpers.js";
+
+interface PackSection {
+  rank: number;
+  path: string;
+  status: string;
+  /** Numbered code lines: line number → text as shown. */
+  code: Map<number, string>;
+}
+
+/** Split a pack into its file sections (`## <rank>. <path>`), reading the status line and the numbered code lines. */
+function readSections(pack: string): PackSection[] {
+  const sections: PackSection[] = [];
+  let current: PackSection | undefined;
+  let fence: string | undefined;
+  for (const line of pack.split("\n")) {
+    const heading = /^## (\d+)\. (.+)$/.exec(line);
+    if (heading && fence === undefined) {
+      current = { rank: Number(heading[1]), path: heading[2]!, status: "", code: new Map() };
+      sections.push(current);
+      continue;
+    }
+    if (!current) continue;
+    if (current.status === "" && / · entered in cycle \d+ · /.test(line)) current.status = line;
+    const fenceMatch = /^(`{3,})(\w*)$/.exec(line);
+    if (fenceMatch && (fence === undefined ? fenceMatch[2] !== "" : fenceMatch[1] === fence)) {
+      fence = fence === undefined ? fenceMatch[1] : undefined;
+      continue;
+    }
+    if (fence === undefined) continue;
+    const numbered = /^ *(\d+) \|(?: (.*))?$/.exec(line);
+    if (numbered) current.code.set(Number(numbered[1]), numbered[2] ?? "");
+    else expect(line, `a code line that is neither numbered nor a left-out marker: ${line}`).toMatch(/^ +\| …$/);
+  }
+  return sections;
+}
+
+function tokensOf(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+async function fileLines(retrieval: Retrieval, path: string): Promise<string[]> {
+  const lines = (await retrieval.readFile(path)).split(/\r?\n/);
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+async function pack(retrieval: Retrieval, budgetTokens?: number): Promise<string> {
+  return renderContextPack(retrieval.result, { codeGraph: retrieval.codeGraph, readFile: retrieval.readFile, budgetTokens });
+}
+
+describe("renderContextPack on the pattern fixtures", () => {
+  it("auth-service at the default budget: header, then every picked file whole, best first, with line numbers", async () => {
+    const retrieval = await fixtureRetrieval("auth-service");
+    const text = await pack(retrieval);
+    expect(tokensOf(text)).toBeLessThanOrEqual(20_000);
+    expect(text.startsWith("# Context pack: Fix the authentication token expiry bug\n")).toBe(true);
+    expect(text).toContain("Budget: 20000 tokens, estimated as characters / 4 rounded up");
+    expect(text).toMatch(/^- Cycle 1: searched "authentic", "token", "expir", "auth"; \d+ candidates; high: /m);
+    const picked = retrieval.result.files.filter((f, i) => i === 0 || f.relevance >= 0.2);
+    const sections = readSections(text);
+    expect(sections.map((s) => s.path)).toEqual(picked.map((f) => f.path));
+    for (const [i, section] of sections.entries()) {
+      const file = picked[i]!;
+      expect(section.status).toContain(`${file.relevance.toFixed(2)} ${file.band}`);
+      expect(section.status).toMatch(/ · whole \(\d+ lines\)$/);
+      expect(text).toContain(`Why: ${file.reason}`);
+      const lines = await fileLines(retrieval, file.path);
+      expect([...section.code.keys()]).toEqual(lines.map((_l, n) => n + 1));
+      expect([...section.code.values()]).toEqual(lines);
+    }
+    expect(text).not.toContain("Left out for the budget");
+  });
+
+  it("a tight budget reduces the top file to its matched definitions and signatures, never cutting a line", async () => {
+    const retrieval = await bigFileRetrieval();
+    const top = retrieval.result.files[0]!;
+    expect(top.path).toBe("src/billing/invoice-engine.ts");
+    const text = await pack(retrieval, 3000);
+    expect(tokensOf(text)).toBeLessThanOrEqual(3000);
+    const section = readSections(text)[0]!;
+    expect(section.path).toBe(top.path);
+    expect(section.status).toMatch(/ · reduced: \d+ matched definitions? whole, other definitions as signatures/);
+    const lines = await fileLines(retrieval, top.path);
+    for (const [n, shown] of section.code) expect(shown).toBe(lines[n - 1]);
+    // an invoice function whole (matched), the ledger helpers by their signature line only
+    const definitions = retrieval.codeGraph.files.get(top.path)!.definitions;
+    const wholeInvoice = definitions.filter((d) => d.name.startsWith("invoiceTotalStep") && isWhole(section, d));
+    expect(wholeInvoice.length).toBeGreaterThan(0);
+    for (const d of definitions.filter((d) => d.name.startsWith("ledgerHelper"))) {
+      expect(section.code.has(d.startLine), d.name).toBe(true);
+      expect(section.code.has(d.startLine + 1), d.name).toBe(false);
+    }
+  });
+
+  it("falls to signatures, then names, as the budget shrinks; a budget too small for the header is a usage error", async () => {
+    const retrieval = await bigFileRetrieval();
+    const forms = [];
+    for (const budget of [1000, 600, 300]) {
+      const text = await pack(retrieval, budget);
+      expect(tokensOf(text)).toBeLessThanOrEqual(budget);
+      forms.push(readSections(text)[0]!.status.split(" · ")[2]!.split(/[ :(]/)[0]);
+    }
+    expect(forms).toEqual(["signatures", "names", "names"]);
+    await expect(pack(retrieval, 20)).rejects.toThrow(UsageError);
+    await expect(pack(retrieval, 20)).rejects.toThrow(/^renderContextPack: a budget of 20 tokens cannot hold/);
+  });
+
+  it("property: over budgets from 1k to 200k the pack never exceeds the budget and always holds the top file, at least as signatures", async () => {
+    const retrievals = [await fixtureRetrieval("auth-service"), await fixtureRetrieval("api-gateway"), await bigFileRetrieval()];
+    const texts = new Map<string, string[]>();
+    for (const r of retrievals) {
+      for (const f of r.result.files) texts.set(`${r.name}:${f.path}`, await fileLines(r, f.path));
+    }
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: retrievals.length - 1 }),
+        fc.oneof(fc.constantFrom(1000, 1001, 200_000), fc.integer({ min: 1000, max: 200_000 }), fc.integer({ min: 1000, max: 6000 })),
+        async (index, budget) => {
+          const retrieval = retrievals[index]!;
+          const text = await pack(retrieval, budget);
+          expect(tokensOf(text)).toBeLessThanOrEqual(budget);
+          const sections = readSections(text);
+          const top = retrieval.result.files[0]!;
+          expect(sections[0]?.path).toBe(top.path);
+          expect(sections[0]!.status).toMatch(/ · (whole|reduced|signatures only)\b/);
+          // best first, each file once, and every shown line exactly the file's line
+          expect(sections.map((s) => s.rank)).toEqual([...sections.map((s) => s.rank)].sort((a, b) => a - b));
+          for (const section of sections) {
+            const lines = texts.get(`${retrieval.name}:${section.path}`)!;
+            for (const [n, shown] of section.code) expect(shown).toBe(lines[n - 1]);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+function isWhole(section: PackSection, d: Definition): boolean {
+  for (let n = d.startLine; n <= d.endLine; n++) if (!section.code.has(n)) return false;
+  return true;
+}
+
+describe("renderContextPack on a made-up result", () => {
+  const parsed = (path: string, definitions: Definition[]): ParsedFile =>
+    ({ path, definitions, language: "typescript", isDeclaration: false, tokens: 0, lines: 0, imports: [], exports: [], references: [], vocabulary: { definitions: {}, identifiers: {}, comments: {} }, hasSyntaxErrors: false }) as ParsedFile;
+  const ranked = (path: string, relevance: number): RetrievedFile => ({
+    path,
+    relevance,
+    band: relevance >= 0.8 ? "high" : relevance >= 0.5 ? "medium" : "low",
+    reason: `reason of ${path}`,
+    missingContext: [],
+    tokens: 0,
+    cycle: 1,
+    matchedTerms: ["token"],
+  });
+  const texts: Record<string, string> = {
+    "src/a.ts": "export const a = 1;\n",
+    // large, no definitions: only its names section (none) can fit
+    "src/big.ts": `${"// filler line of the big file\n".repeat(2000)}`,
+    "src/c.ts": "/** Has a fence inside. */\nexport const doc = `\n```ts\nx\n```\n`;\n",
+  };
+  const result: RetrievalResult = {
+    schemaVersion: 1,
+    task: "Fix the token",
+    root: ".",
+    files: [ranked("src/a.ts", 0.9), ranked("src/big.ts", 0.8), ranked("src/c.ts", 0.75)],
+    cycles: [],
+    gaps: [],
+    stats: { strategy: "graph", files: 3, candidates: 3, cycles: 1, stoppedEarly: false, contextFiles: 3, contextTokens: 0, totalTokens: 0, meanRelevance: 0.8, budgetTokens: 20000 },
+    diagnostics: [],
+  };
+  const codeGraph = { files: new Map(Object.keys(texts).map((p) => [p, parsed(p, [])])) } as unknown as CodeGraph;
+  const readFile = async (path: string): Promise<string> => texts[path] ?? Promise.reject(new Error(`no ${path}`));
+
+  it("keeps adding smaller files after a large one does not fit, and fences code that holds backticks", async () => {
+    const text = await renderContextPack(result, { codeGraph, readFile, budgetTokens: 2000 });
+    expect(tokensOf(text)).toBeLessThanOrEqual(2000);
+    const sections = readSections(text);
+    expect(sections.map((s) => [s.path, s.status.split(" · ")[2]])).toEqual([
+      ["src/a.ts", "whole (1 lines)"],
+      ["src/big.ts", "names only (2000 lines)"],
+      ["src/c.ts", "whole (6 lines)"],
+    ]);
+    expect(text).toContain("No definitions (2000 lines).");
+    expect(text).toContain("````ts\n1 | /** Has a fence inside. */");
+    expect(sections[2]!.code.get(3)).toBe("```ts");
+  });
+
+  it("a file that cannot be read is named, not fatal", async () => {
+    const text = await renderContextPack(
+      { ...result, files: [...result.files, ranked("src/gone.ts", 0.7)] },
+      { codeGraph, readFile, budgetTokens: 20000 },
+    );
+    expect(text).toContain("## 4. src/gone.ts");
+    expect(text).toContain("(could not be read: no src/gone.ts)");
+  });
+
+  it("escapes control characters, and counts them escaped", async () => {
+    const hostile: Record<string, string> = { ...texts, "src/a.ts": "export const bell = '\u0007\u001b[31m';\n" };
+    const text = await renderContextPack(result, { codeGraph, readFile: async (p) => hostile[p] ?? "", budgetTokens: 1000 });
+    expect(text).toContain("export const bell = '\\x07\\x1b[31m';");
+    expect(text).not.toMatch(/[\u0007\u001b]/);
+    expect(tokensOf(text)).toBeLessThanOrEqual(1000);
+  });
+});

@@ -1,0 +1,36 @@
+/** renderExplanation: why one file of a retrieval got its score. */
+import { describe, expect, it } from "vitest";
+import { renderExplanation, UsageError } from "../../src/index.js";
+import { fixtureRetrieval } from "./helpers.js";
+
+describe("renderExplanation", () => {
+  it("api-gateway throttle.ts: rank, relevance, cycle, terms and the definitions carrying them, edges, gaps", async () => {
+    const { result, codeGraph } = await fixtureRetrieval("api-gateway");
+    const file = result.files.find((f) => f.path === "src/middleware/throttle.ts")!;
+    const rank = result.files.indexOf(file) + 1;
+    const text = renderExplanation(result, codeGraph, "./src/middleware/throttle.ts");
+    const lines = text.split("\n");
+    expect(lines[0]).toBe(`src/middleware/throttle.ts: rank ${rank} of ${result.files.length}, relevance ${file.relevance.toFixed(3)} (${file.band}), ${file.relevance >= 0.7 ? "in the context (≥ 0.7)" : "not in the context (< 0.7)"}`);
+    expect(text).toContain(`  Entered: cycle ${file.cycle}, `);
+    expect(text).toContain(`  Reason: ${file.reason}\n`);
+    expect(text).toContain(`  Terms matched: ${file.matchedTerms.join(", ")}\n`);
+    expect(text).toMatch(/ {2}Definitions carrying them: .*throttle \(function, lines \d+–\d+\)/);
+    expect(text).toMatch(/ {4}uses:\n {6}src\/errors\.ts \(\d\.\d\d \w+\): imports tooManyRequests; 1 reference\n/);
+    expect(text).toMatch(/ {4}used by:\n {6}src\/middleware\/index\.ts \(\d\.\d\d \w+\): re-exports .*throttle/);
+    expect(text).toContain("  Gaps (what it uses that the context lacks):\n    tooManyRequests (src/errors.ts) → src/errors.ts (");
+    expect(text.endsWith("\n")).toBe(true);
+  });
+
+  it("a file the gap points at says whose gap it would fill", async () => {
+    const { result, codeGraph } = await fixtureRetrieval("api-gateway");
+    expect(renderExplanation(result, codeGraph, "src/errors.ts")).toContain("  Would fill a gap of: src/middleware/throttle.ts\n");
+  });
+
+  it("a file of the codebase that never became a candidate is explained too; an unknown path is a usage error", async () => {
+    const { result, codeGraph } = await fixtureRetrieval("auth-service");
+    const never = [...codeGraph.files.keys()].find((p) => !result.files.some((f) => f.path === p));
+    if (never) expect(renderExplanation(result, codeGraph, never)).toMatch(/^.*: not a candidate in \d cycles?\n/);
+    expect(() => renderExplanation(result, codeGraph, "src/nope.ts")).toThrow(UsageError);
+    expect(() => renderExplanation(result, codeGraph, "src/nope.ts")).toThrow(/^renderExplanation: "src\/nope\.ts" is not a source file under the root \(/);
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * renderDot / renderSvg on real retrievals of both pattern fixtures: the
+ * drawn files and edges, colours by band, the cycle each file entered, gap
+ * edges, the legend; Graphviz's `dot` and the built-in WASM renderer both lay
+ * the DOT out; a golden file for one retrieval.
+ */
+import { describe, expect, it } from "vitest";
+import { BAND_COLOURS, readRetrievalSubgraph, renderDot, renderDotAsSvg, renderSvg, type RetrievalResult } from "../../src/index.js";
+import { fixtureRetrieval, hasDot, renderWithDot, svgNodes, TASKS } from "./helpers.js";
+
+const FIXTURES = Object.keys(TASKS) as Array<keyof typeof TASKS>;
+
+/** Every statement line's ids are quoted: `"a" [..];`, `"a" -> "b" [..];`. */
+function unquotedIds(dot: string): string[] {
+  return dot
+    .split("\n")
+    .filter((line) => /^\s+"/.test(line) || /->/.test(line))
+    .filter((line) => !/^\s*("([^"\\]|\\.)*"( -> "([^"\\]|\\.)*")*)( \[.*\])?;( "([^"\\]|\\.)*"( \[.*\])?;)*$/.test(line));
+}
+
+describe.each(FIXTURES)("renderDot on %s", (name) => {
+  it("draws the context and the near candidates, each id quoted, the same bytes every time", async () => {
+    const { result, codeGraph } = await fixtureRetrieval(name);
+    const dot = renderDot(result, codeGraph);
+    expect(renderDot(result, codeGraph)).toBe(dot);
+    expect(dot.startsWith('digraph "graph-retrieve retrieval" {\n')).toBe(true);
+    expect(dot.endsWith("}\n")).toBe(true);
+    expect(dot).not.toContain("\r");
+    expect(unquotedIds(dot)).toEqual([]);
+    for (const file of result.files.filter((f) => f.relevance >= 0.2)) {
+      expect(dot).toContain(`  ${JSON.stringify(file.path)} [label="${file.path}\\n${file.relevance.toFixed(2)} ${file.band} · c${file.cycle}", fillcolor="${BAND_COLOURS[file.band]}"`);
+    }
+    // context files have a thick border
+    for (const file of result.files.filter((f) => f.relevance >= 0.7)) {
+      expect(dot).toMatch(new RegExp(`"${file.path.replace(/[.]/g, "\\.")}" \\[[^\\n]*penwidth=2`));
+    }
+  });
+
+  it("renders with the built-in WASM Graphviz: every drawn file a node with its band's fill, and the legend", async () => {
+    const { result, codeGraph } = await fixtureRetrieval(name);
+    const svg = await renderSvg(result, codeGraph);
+    expect(svg).toContain("<svg");
+    const nodes = svgNodes(svg);
+    const drawn = readRetrievalSubgraph(result, codeGraph).files;
+    expect(drawn.length).toBeGreaterThan(3);
+    for (const file of drawn) {
+      const node = nodes.get(file.path);
+      expect(node, file.path).toBeDefined();
+      const fill = file.file ? BAND_COLOURS[file.file.band] : BAND_COLOURS.gap;
+      expect(node, file.path).toContain(`fill="${fill}"`);
+    }
+    // legend: the cluster, its title and one box per band
+    expect(svg).toContain("<title>cluster_legend</title>");
+    expect(svg).toContain(">Legend</text>");
+    for (const band of ["high", "medium", "low", "excluded", "gap"] as const) {
+      expect(nodes.get(`legend:${band}`), band).toContain(`fill="${BAND_COLOURS[band]}"`);
+    }
+  });
+
+  it("renders with Graphviz's dot -Tsvg without a warning", async (ctx) => {
+    if (!hasDot()) ctx.skip("Graphviz `dot` is not on PATH: the built-in renderer was checked, dot was not");
+    const { result, codeGraph } = await fixtureRetrieval(name);
+    const run = renderWithDot(renderDot(result, codeGraph));
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const nodes = svgNodes(run.svg);
+    for (const file of result.files.filter((f) => f.relevance >= 0.7)) {
+      expect(nodes.get(file.path), file.path).toContain(`fill="${BAND_COLOURS[file.band]}"`);
+    }
+    expect(run.svg).toContain("<title>cluster_legend</title>");
+  });
+});
+
+describe("renderDot: what the picture says", () => {
+  it("api-gateway: the throttle's gap toward errors.ts is one dashed edge, re-exports bold, folders as clusters", async () => {
+    const { result, codeGraph } = await fixtureRetrieval("api-gateway");
+    const dot = renderDot(result, codeGraph);
+    const throttleGap = dot.split("\n").filter((l) => l.startsWith('  "src/middleware/throttle.ts" -> "src/errors.ts"'));
+    expect(throttleGap).toHaveLength(1);
+    expect(throttleGap[0]).toContain('style="dashed"');
+    expect(throttleGap[0]).toContain('label="tooManyRequests"');
+    expect(throttleGap[0]).toContain("import tooManyRequests");
+    expect(dot).toMatch(/"src\/middleware\/index\.ts" -> "src\/middleware\/throttle\.ts" \[style="bold", color="#1f6feb"/);
+    expect(dot).toContain('label="src/middleware/";');
+    expect(dot).toContain('label="src/http/";');
+  });
+
+  it("shows the cycle a file entered: c2 in the label and a double border", async () => {
+    const { result, codeGraph } = await fixtureRetrieval("api-gateway");
+    const late = result.files.find((f) => f.cycle === 2);
+    expect(late).toBeDefined();
+    const sub = readRetrievalSubgraph(result, codeGraph, { minRelevance: 0 });
+    expect(sub.files.map((f) => f.path)).toContain(late!.path);
+    const line = renderDot(result, codeGraph, { minRelevance: 0 }).split("\n").find((l) => l.startsWith(`    "${late!.path}" [`));
+    expect(line).toContain(`· c2"`);
+    expect(line).toContain("peripheries=2");
+  });
+
+  it("draws a gap target the retrieval never ranked as a small grey dashed node", async () => {
+    const { result, codeGraph } = await fixtureRetrieval("auth-service");
+    const top = result.files[0]!;
+    const changed: RetrievalResult = {
+      ...result,
+      files: [{ ...top, missingContext: [...top.missingContext, "renewToken (src/auth/renewal.ts)"] }, ...result.files.slice(1)],
+    };
+    const dot = renderDot(changed, codeGraph);
+    expect(dot).toMatch(/ {4}"src\/auth\/renewal\.ts" \[label="src\/auth\/renewal\.ts\\ngap target", fillcolor="#ffffff", [^\n]*style="rounded,filled,dashed"/);
+    expect(dot).toMatch(new RegExp(`"${top.path.replace(/[.]/g, "\\.")}" -> "src/auth/renewal\\.ts" \\[style="dashed"[^\\n]*label="renewToken"`));
+    expect(renderWithDotOk(dot)).toBe(true);
+  });
+
+  it("caps the drawn files", async () => {
+    const { result, codeGraph } = await fixtureRetrieval("auth-service");
+    const sub = readRetrievalSubgraph(result, codeGraph, { maxFiles: 3 });
+    expect(sub.files).toHaveLength(3);
+    expect(sub.files.map((f) => f.path).sort()).toEqual(result.files.slice(0, 3).map((f) => f.path).sort());
+    expect(sub.omitted).toBe(result.files.filter((f) => f.relevance >= 0.2).length - 3);
+    expect(renderDot(result, codeGraph, { maxFiles: 3 })).toContain(`· ${sub.omitted} near candidates not drawn`);
+  });
+
+  it("golden file: the api-gateway retrieval", async () => {
+    const { result, codeGraph } = await fixtureRetrieval("api-gateway");
+    await expect(renderDot(result, codeGraph)).toMatchFileSnapshot("./__snapshots__/api-gateway-retrieval.dot");
+  });
+
+  it("renderDotAsSvg reports invalid DOT as an error naming Graphviz's complaint", async () => {
+    await expect(renderDotAsSvg("digraph { a -> }")).rejects.toThrow(/^renderDotAsSvg: Graphviz could not lay out the graph: .*syntax error/);
+  });
+});
+
+function renderWithDotOk(dot: string): boolean {
+  if (!hasDot()) return true;
+  const run = renderWithDot(dot);
+  return run.status === 0 && run.stderr === "";
+}
