@@ -83,7 +83,7 @@ describe("usage errors: exit 2, one line on stderr, nothing on stdout", () => {
   it.each([
     ["an unknown flag", ["graph", "--root", "fixtures/graph-basics", "--bogus"], /Unknown option '--bogus'/],
     ["a bad --format for graph", ["graph", "--root", "fixtures/graph-basics", "--format", "svg"], /--format must be one of json, dot, got "svg"/],
-    ["a bad --format for a retrieval", ["find the money code", "--root", "fixtures/graph-basics", "--format", "dot"], /--format must be one of text, json/],
+    ["a bad --format for a retrieval", ["find the money code", "--root", "fixtures/graph-basics", "--format", "html"], /--format must be one of text, json, md, dot, svg, got "html"/],
     ["graph with an extra argument", ["graph", "extra", "--root", "fixtures/graph-basics"], /unexpected argument "extra"/],
     ["an empty task", ["", "--root", "fixtures/graph-basics"], /the task is empty/],
     ["a blank task", ["   ", "--root", "fixtures/graph-basics"], /the task is empty/],
