@@ -81,6 +81,8 @@ function addDefinition(
   exported: boolean,
   container?: string,
 ): void {
+  // a name the parser had to invent for broken code (`const {"x");`) is empty: no symbol to define
+  if (name === "") return;
   const start = node.getStart(ctx.sf);
   const definition: Definition = {
     name,
