@@ -63,7 +63,8 @@ export async function createRetriever(options: RetrieveOptions = {}): Promise<Re
   const context = createRetrievalContext(codeGraph);
   return {
     codeGraph,
-    retrieve: (task, overrides = {}) => runOn(context, checkTask(task), displayRoot, { ...options, ...overrides }),
+    // async, so a blank task rejects the promise like every other failure instead of throwing before it
+    retrieve: async (task, overrides = {}) => runOn(context, checkTask(task), displayRoot, { ...options, ...overrides }),
   };
 }
 
