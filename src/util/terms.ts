@@ -61,15 +61,30 @@ export function wordsOf(text: string): string[] {
   return text.match(/[A-Za-z_$][A-Za-z0-9_$]*/g) ?? [];
 }
 
-/** Split and normalise every identifier of a text into terms (duplicates kept, order kept). */
-export function termsOf(text: string): string[] {
-  const out: string[] = [];
-  for (const word of wordsOf(text)) {
+/** Most words kept in the memo of {@link termsOfWord}; past it the memo starts over. */
+const MAX_MEMO_WORDS = 200_000;
+const wordMemo = new Map<string, readonly string[]>();
+
+/** The terms of one identifier-like word, memoised: a codebase repeats its identifiers thousands of times. */
+export function termsOfWord(word: string): readonly string[] {
+  let terms = wordMemo.get(word);
+  if (terms === undefined) {
+    const out: string[] = [];
     for (const part of splitIdentifier(word)) {
       if (part.length < 2 || /^[0-9]+$/.test(part)) continue;
       out.push(normaliseTerm(part));
     }
+    if (wordMemo.size >= MAX_MEMO_WORDS) wordMemo.clear();
+    wordMemo.set(word, out);
+    terms = out;
   }
+  return terms;
+}
+
+/** Split and normalise every identifier of a text into terms (duplicates kept, order kept). */
+export function termsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const word of wordsOf(text)) out.push(...termsOfWord(word));
   return out;
 }
 
