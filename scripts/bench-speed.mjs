@@ -1,0 +1,344 @@
+#!/usr/bin/env node
+// Speed benchmark: the persistent index against the parser's own speed and dependency-cruiser.
+//
+//   npm run bench:speed [-- --runs 10] [--package rxjs,effect,monaco] [--no-depcruise] [--synthetic-copies 2]
+//
+// Packages come from `npm pack` into .bench-cache/speed/<name> (pinned specs below). For each, measured in
+// this run, every figure from a fresh child process of a frozen copy of dist/ (see snapshot-build.mjs):
+// - raw: tree-sitter parse + our grammar query (captures iterated) of the same files the scan keeps, one
+//   thread, no facts, no resolve: the parser's own speed;
+// - cold: `graph-retrieve index` with an empty --cache-dir (whole process; in-process ms too; peak RSS);
+// - warm query: `graph-retrieve "<task>" --format json` over the built index, whole process, p50 of --runs;
+// - edit: append a function to one file of a copy of the package, then `graph-retrieve index` again;
+// - dependency-cruiser 17.4.3 on the same folder (like scripts/bench-graph.mjs: --no-config,
+//   --ts-pre-compilation-deps, --ts-config when present), and its edge agreement with ours;
+// - 20k files: a synthetic tree of copies of the largest package's files under renamed folders, cold
+//   index measured on it and extrapolated linearly to 20,000 files.
+// Results: a table on stdout and .bench-cache/speed/results.json. `--child raw ROOT BUILD INCLUDE` and
+// `--child edges ROOT BUILD INCLUDE CACHE` are this file's own child modes.
+
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { snapshotBuild } from "./snapshot-build.mjs";
+
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const CACHE_DIR = path.join(PROJECT_ROOT, ".bench-cache", "speed");
+const BUILD_COPY = path.join(CACHE_DIR, "build");
+const WORK = path.join(CACHE_DIR, "work");
+const DEPCRUISE_BIN = path.join(PROJECT_ROOT, "node_modules", "dependency-cruiser", "bin", "dependency-cruise.mjs");
+const TIME_BIN = "/usr/bin/time";
+const CHILD_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** Pinned: effect 3.x as in bench-graph (npm's latest is 4.x now); monaco-editor's esm/ tree is the ≥ 2k-file one. */
+const PACKAGES = [
+  { name: "rxjs", spec: "rxjs@7.8.1", dir: "src", task: "retry an observable with a delay after an error" },
+  { name: "effect", spec: "effect@3.22.4", dir: "src", task: "add a timeout to a stream of effects" },
+  { name: "monaco", spec: "monaco-editor@0.57.0", dir: "esm", task: "fold code regions in the editor" },
+];
+
+// ---------------------------------------------------------------- child modes
+
+async function rawChild(root, build, include) {
+  const dist = path.join(build, "dist");
+  const { scanFiles } = await import(pathToFileURL(path.join(dist, "scan", "index.js")).href);
+  const { loadLanguage } = await import(pathToFileURL(path.join(dist, "parse", "load-language.js")).href);
+  const { parseText } = await import(pathToFileURL(path.join(dist, "parse", "parse-tree.js")).href);
+  const scan = await scanFiles(root, { include: [include] });
+  const started = performance.now();
+  let captures = 0;
+  let bytes = 0;
+  for (const file of scan.files) {
+    const text = fs.readFileSync(file.absPath, "utf8");
+    bytes += text.length;
+    const loaded = loadLanguage(file.language);
+    const tree = parseText(loaded.parser, text);
+    captures += loaded.query.captures(tree.rootNode).length;
+  }
+  const millis = performance.now() - started;
+  process.stdout.write(JSON.stringify({ millis, files: scan.files.length, bytes, captures, maxRssMb: process.resourceUsage().maxRSS / 1024 }) + "\n");
+}
+
+/** Our direct file → file import edges (facts resolved to a scanned file), from the built index. */
+async function edgesChild(root, build, include, cacheDir) {
+  const { buildGraph } = await import(pathToFileURL(path.join(build, "dist", "index.js")).href);
+  const codeGraph = await buildGraph(root, { include: [include], cacheDir });
+  const edges = new Set();
+  codeGraph.graph.forEachEdge((_key, attributes, source, target) => {
+    if ((attributes.kind === "import" || attributes.kind === "reexport") && !attributes.via && codeGraph.files.has(target)) edges.add(`${source}\u0000${target}`);
+  });
+  process.stdout.write(JSON.stringify({ edges: [...edges] }) + "\n");
+}
+
+// ---------------------------------------------------------------- helpers
+
+const say = (line = "") => process.stdout.write(line + "\n");
+const lastLine = (text) => String(text).trim().split("\n").at(-1) ?? "";
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+/** Run a command under /usr/bin/time -f %M when present; resolves with wall seconds, stdout, stderr, peak RSS MB. */
+function runTimed(command, args, { cwd = PROJECT_ROOT, env = process.env } = {}) {
+  const timed = fs.existsSync(TIME_BIN);
+  const marker = "__maxrss_kb=";
+  const [cmd, argv] = timed ? [TIME_BIN, ["-f", `${marker}%M`, command, ...args]] : [command, args];
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(cmd, argv, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const out = [];
+    const err = [];
+    child.stdout.on("data", (c) => out.push(c));
+    child.stderr.on("data", (c) => err.push(c));
+    const timer = setTimeout(() => child.kill("SIGKILL"), CHILD_TIMEOUT_MS);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const seconds = (performance.now() - started) / 1000;
+      let stderr = Buffer.concat(err).toString("utf8");
+      let rssMb = null;
+      const at = stderr.lastIndexOf(marker);
+      if (at >= 0) {
+        rssMb = Number(stderr.slice(at + marker.length).trim()) / 1024;
+        stderr = stderr.slice(0, at);
+      }
+      resolve({ code, seconds, stdout: Buffer.concat(out).toString("utf8"), stderr, rssMb });
+    });
+  });
+}
+
+function check(result, what) {
+  if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}): ${lastLine(result.stderr).slice(0, 300)}`);
+  return result;
+}
+
+function fetchPackage(pkg) {
+  const dir = path.join(CACHE_DIR, pkg.name);
+  const marker = path.join(dir, ".bench-spec");
+  if (fs.existsSync(marker) && fs.readFileSync(marker, "utf8").trim() === pkg.spec) return dir;
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const work = fs.mkdtempSync(path.join(CACHE_DIR, ".pack-"));
+  try {
+    const pack = spawnSync("npm", ["pack", pkg.spec, "--ignore-scripts", "--pack-destination", work], { encoding: "utf8" });
+    if (pack.status !== 0) throw new Error(`npm pack ${pkg.spec} failed: ${lastLine(pack.stderr)}`);
+    const tarball = fs.readdirSync(work).find((f) => f.endsWith(".tgz"));
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    const untar = spawnSync("tar", ["xzf", path.join(work, tarball), "-C", dir, "--strip-components=1"], { encoding: "utf8" });
+    if (untar.status !== 0) throw new Error(`tar failed: ${lastLine(untar.stderr)}`);
+    fs.writeFileSync(marker, pkg.spec + "\n");
+    return dir;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Every file's mtime an hour back: a warm run may then trust the stats (fresh files are re-hashed once). */
+function ageTree(dir) {
+  const past = Date.now() / 1000 - 3600;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) fs.utimesSync(path.join(entry.parentPath, entry.name), past, past);
+  }
+}
+
+const cliPath = () => path.join(BUILD_COPY, "dist", "cli", "main.js");
+
+function indexArgs(root, include, cacheDir) {
+  return [cliPath(), "index", "--root", root, "--include", include, "--cache-dir", cacheDir, "--format", "json", "-q"];
+}
+
+// ---------------------------------------------------------------- measurements
+
+async function measurePackage(pkg, options) {
+  const root = fetchPackage(pkg);
+  const include = `${pkg.dir}/**`;
+  const result = { spec: pkg.spec, include };
+  const cacheDir = path.join(WORK, `${pkg.name}-index`);
+  fs.rmSync(cacheDir, { recursive: true, force: true });
+
+  const raw = check(await runTimed(process.execPath, [fileURLToPath(import.meta.url), "--child", "raw", root, BUILD_COPY, include]), "raw parse");
+  result.raw = JSON.parse(lastLine(raw.stdout));
+  result.raw.wallSeconds = raw.seconds;
+
+  const cold = check(await runTimed(process.execPath, indexArgs(root, include, cacheDir)), "cold index");
+  const coldSummary = JSON.parse(lastLine(cold.stdout));
+  result.cold = { wallSeconds: cold.seconds, millis: coldSummary.ms, files: coldSummary.files, rssMb: cold.rssMb };
+
+  const warmIndex = check(await runTimed(process.execPath, indexArgs(root, include, cacheDir)), "warm index");
+  result.warmIndex = { wallSeconds: warmIndex.seconds, ...JSON.parse(lastLine(warmIndex.stdout)) };
+
+  const walls = [];
+  for (let i = 0; i < options.runs; i++) {
+    const query = check(
+      await runTimed(process.execPath, [cliPath(), pkg.task, "--root", root, "--include", include, "--cache-dir", cacheDir, "--format", "json", "-q"]),
+      "warm query",
+    );
+    walls.push(query.seconds);
+  }
+  result.warmQuery = { p50Seconds: percentile(walls, 0.5), runs: walls };
+
+  // one-file edit, on a copy
+  const copy = path.join(WORK, `${pkg.name}-copy`);
+  const copyIndex = path.join(WORK, `${pkg.name}-copy-index`);
+  fs.rmSync(copy, { recursive: true, force: true });
+  fs.rmSync(copyIndex, { recursive: true, force: true });
+  fs.cpSync(path.join(root, pkg.dir), path.join(copy, pkg.dir), { recursive: true });
+  for (const name of ["package.json", "tsconfig.json"]) if (fs.existsSync(path.join(root, name))) fs.copyFileSync(path.join(root, name), path.join(copy, name));
+  ageTree(copy);
+  check(await runTimed(process.execPath, indexArgs(copy, include, copyIndex)), "index of the copy");
+  const victim = coldSummary.files > 0 ? findLargestTs(path.join(copy, pkg.dir)) : null;
+  fs.appendFileSync(victim, "\nexport function benchEditedLater(): number { return 42; }\n");
+  const edit = check(await runTimed(process.execPath, indexArgs(copy, include, copyIndex)), "edit refresh");
+  result.edit = { file: path.relative(copy, victim), wallSeconds: edit.seconds, ...JSON.parse(lastLine(edit.stdout)) };
+
+  if (options.depcruise && fs.existsSync(DEPCRUISE_BIN)) {
+    const out = path.join(WORK, `${pkg.name}.depcruise.json`);
+    const args = [DEPCRUISE_BIN, pkg.dir, "--no-config", "--output-type", "json", "--output-to", out, "--do-not-follow", "node_modules", "--progress", "none", "--ts-pre-compilation-deps"];
+    if (fs.existsSync(path.join(root, "tsconfig.json"))) args.push("--ts-config", "tsconfig.json");
+    const dc = await runTimed(process.execPath, args, { cwd: root });
+    if (dc.code === 0) {
+      result.depcruise = { wallSeconds: dc.seconds, rssMb: dc.rssMb, ...compareEdges(out, await ourEdges(root, include, cacheDir), pkg.dir) };
+    } else result.depcruise = { error: lastLine(dc.stderr).slice(0, 200) };
+  }
+  return result;
+}
+
+function findLargestTs(dir) {
+  let best = null;
+  let size = -1;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/\.(ts|js)$/.test(entry.name) || entry.name.endsWith(".d.ts")) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    const s = fs.statSync(full).size;
+    if (s > size && s < 200_000) [best, size] = [full, s];
+  }
+  return best;
+}
+
+async function ourEdges(root, include, cacheDir) {
+  const run = check(await runTimed(process.execPath, [fileURLToPath(import.meta.url), "--child", "edges", root, BUILD_COPY, include, cacheDir]), "edges");
+  return new Set(JSON.parse(lastLine(run.stdout)).edges);
+}
+
+function compareEdges(depcruiseJson, ours, dir) {
+  const json = JSON.parse(fs.readFileSync(depcruiseJson, "utf8"));
+  const inDir = (p) => p.startsWith(`${dir}/`);
+  const files = new Set(json.modules.map((m) => m.source).filter(inDir));
+  const theirs = new Set();
+  for (const module of json.modules) {
+    if (!inDir(module.source)) continue;
+    for (const dep of module.dependencies) if (!dep.couldNotResolve && !dep.coreModule && files.has(dep.resolved)) theirs.add(`${module.source}\u0000${dep.resolved}`);
+  }
+  const both = [...theirs].filter((k) => ours.has(k)).length;
+  return { edgesOurs: ours.size, edgesTheirs: theirs.size, edgesBoth: both, bothOverTheirs: theirs.size ? both / theirs.size : null };
+}
+
+/** A tree of `copies` copies of a package's folder under renamed folders; cold index timed on it, extrapolated to 20k files. */
+async function measureSynthetic(pkg, copies) {
+  const root = fetchPackage(pkg);
+  const tree = path.join(WORK, "synthetic");
+  const index = path.join(WORK, "synthetic-index");
+  fs.rmSync(tree, { recursive: true, force: true });
+  fs.rmSync(index, { recursive: true, force: true });
+  for (let i = 0; i < copies; i++) fs.cpSync(path.join(root, pkg.dir), path.join(tree, `copy${i}`, pkg.dir), { recursive: true });
+  ageTree(tree);
+  const cold = check(await runTimed(process.execPath, indexArgs(tree, "**", index)), "synthetic cold index");
+  const summary = JSON.parse(lastLine(cold.stdout));
+  const warm = check(await runTimed(process.execPath, indexArgs(tree, "**", index)), "synthetic warm index");
+  const perFile = cold.seconds / summary.files;
+  fs.rmSync(tree, { recursive: true, force: true });
+  return { copies, files: summary.files, coldSeconds: cold.seconds, rssMb: cold.rssMb, warmSeconds: warm.seconds, extrapolated20kSeconds: perFile * 20_000 };
+}
+
+// ---------------------------------------------------------------- printing
+
+function printRows(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  for (const row of rows) say(row.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join("  "));
+}
+
+const s2 = (v) => (v == null ? "-" : v.toFixed(2));
+const ratio = (a, b) => (a == null || b == null || b === 0 ? "-" : (a / b).toFixed(2) + "x");
+
+function printSummary(results, synthetic) {
+  say();
+  say("seconds; raw = tree-sitter parse+query, 1 thread, in-process; cold/edit/warm = whole CLI process (in-process ms in brackets)");
+  const rows = [["package", "files", "raw s", "cold s", "cold/raw", "cold RSS MB", "warm query p50 s", "warm index s", "edit s", "edit/cold", "dc s", "dc/cold", "edges both/dc"]];
+  for (const r of results) {
+    rows.push([
+      r.spec,
+      r.cold?.files ?? "-",
+      s2(r.raw?.millis / 1000),
+      `${s2(r.cold?.wallSeconds)} [${r.cold?.millis}]`,
+      ratio(r.cold?.wallSeconds, r.raw?.millis / 1000),
+      r.cold?.rssMb != null ? Math.round(r.cold.rssMb) : "-",
+      s2(r.warmQuery?.p50Seconds),
+      `${s2(r.warmIndex?.wallSeconds)} [${r.warmIndex?.ms}]`,
+      `${s2(r.edit?.wallSeconds)} [${r.edit?.ms}]`,
+      ratio(r.edit?.wallSeconds, r.cold?.wallSeconds),
+      s2(r.depcruise?.wallSeconds),
+      ratio(r.depcruise?.wallSeconds, r.cold?.wallSeconds),
+      r.depcruise?.bothOverTheirs != null ? `${r.depcruise.edgesBoth}/${r.depcruise.edgesTheirs} (${r.depcruise.bothOverTheirs.toFixed(3)})` : r.depcruise?.error ? "error" : "-",
+    ]);
+  }
+  printRows(rows);
+  if (synthetic) {
+    say();
+    say(
+      `synthetic: ${synthetic.copies} copies → ${synthetic.files} files: cold ${s2(synthetic.coldSeconds)} s, peak RSS ${Math.round(synthetic.rssMb ?? 0)} MB, warm index ${s2(synthetic.warmSeconds)} s; extrapolated to 20,000 files: ${s2(synthetic.extrapolated20kSeconds)} s`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+function parseArgs(argv) {
+  const options = { runs: 10, packages: PACKAGES.map((p) => p.name), depcruise: true, syntheticCopies: 2 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--runs") options.runs = Math.max(1, Number.parseInt(argv[++i], 10) || 10);
+    else if (arg === "--package") options.packages = String(argv[++i]).split(",").filter(Boolean);
+    else if (arg === "--no-depcruise") options.depcruise = false;
+    else if (arg === "--synthetic-copies") options.syntheticCopies = Math.max(0, Number.parseInt(argv[++i], 10) || 0);
+    else {
+      process.stderr.write(`bench-speed: unknown argument ${arg} (usage: node scripts/bench-speed.mjs [--runs N] [--package rxjs,effect,monaco] [--no-depcruise] [--synthetic-copies N])\n`);
+      process.exit(2);
+    }
+  }
+  return options;
+}
+
+async function main() {
+  if (process.argv[2] === "--child") {
+    const [, , , mode, root, build, include, cacheDir] = process.argv;
+    if (mode === "raw") return rawChild(root, build, include);
+    if (mode === "edges") return edgesChild(root, build, include, cacheDir);
+    throw new Error(`unknown child mode ${mode}`);
+  }
+  const options = parseArgs(process.argv.slice(2));
+  if (!fs.existsSync(path.join(PROJECT_ROOT, "dist", "index.js"))) spawnSync("npm", ["run", "build"], { cwd: PROJECT_ROOT, stdio: "inherit" });
+  fs.mkdirSync(WORK, { recursive: true });
+  await snapshotBuild(PROJECT_ROOT, BUILD_COPY);
+  const results = [];
+  for (const pkg of PACKAGES.filter((p) => options.packages.includes(p.name))) {
+    process.stderr.write(`bench-speed: ${pkg.spec}…\n`);
+    try {
+      results.push(await measurePackage(pkg, options));
+    } catch (error) {
+      results.push({ spec: pkg.spec, error: error.message });
+      say(`${pkg.spec}: ${error.message}`);
+    }
+  }
+  let synthetic = null;
+  const largest = PACKAGES.find((p) => p.name === "monaco");
+  if (options.syntheticCopies > 0 && options.packages.includes("monaco")) {
+    process.stderr.write("bench-speed: synthetic tree…\n");
+    synthetic = await measureSynthetic(largest, options.syntheticCopies);
+  }
+  printSummary(results, synthetic);
+  fs.writeFileSync(path.join(CACHE_DIR, "results.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, results, synthetic }, null, 2) + "\n");
+}
+
+await main();
