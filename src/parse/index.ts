@@ -87,6 +87,8 @@ export function parseSource(path: string, text: string, language: LanguageId, is
   } else {
     sortDefinitions(definitions);
   }
+  // broken code can leave a declaration whose name is missing (`const = …` in a class after a bad edit): no symbol to define
+  definitions = definitions.filter((d) => d.name !== "");
   exports = dedupeExports(exports);
   markLocalExports(definitions, exports);
 
