@@ -99,9 +99,11 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
       return EXIT_OK;
     }
     if (first === "mcp") return await (await import("./mcp-command.js")).runMcpCommand(values, rest, io);
-    if (first === "index") return await runIndexCommand(values, rest, io);
     const timeoutSeconds = integerOption(values, "timeout");
-    const command = first === "graph" ? runGraphCommand(values, rest, io) : runRetrieveCommand(values, positionals, io);
+    const command =
+      first === "index" ? runIndexCommand(values, rest, io)
+      : first === "graph" ? runGraphCommand(values, rest, io)
+      : runRetrieveCommand(values, positionals, io);
     return await withTimeout(command, timeoutSeconds);
   } catch (error) {
     if (isKnownError(error)) {
