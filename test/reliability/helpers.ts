@@ -3,7 +3,7 @@
  * run in-process or as the built bin, and the checks every hostile run must
  * pass (no stack trace, one line per message, a valid result).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -24,6 +24,17 @@ export function makeTmp(prefix: string): string {
 
 export function removeTmp(path: string | undefined): void {
   if (path) rmSync(path, { recursive: true, force: true });
+}
+
+/**
+ * Point the default index folder ($XDG_CACHE_HOME) at a temporary folder for
+ * this test file (and the processes it spawns), so no run writes to the
+ * user's cache; returns the folder, for {@link removeTmp}.
+ */
+export function isolateUserCache(): string {
+  const dir = makeTmp("xdg-cache");
+  process.env.XDG_CACHE_HOME = dir;
+  return dir;
 }
 
 export interface Run {
@@ -57,7 +68,7 @@ export async function cli(argv: string[], cwd = REPO_ROOT): Promise<Run> {
 /** The built bin (dist/cli/main.js, built by test/global-setup.ts) as a child process; killed after `killAfterMs`. */
 export function spawnCli(
   argv: string[],
-  options: { cwd?: string; nodeArgs?: string[]; killAfterMs?: number; keepStdout?: boolean } = {},
+  options: { cwd?: string; nodeArgs?: string[]; killAfterMs?: number; keepStdout?: boolean; onSpawn?: (child: ChildProcess) => void } = {},
 ): Promise<Run & { signal: NodeJS.Signals | null }> {
   const started = performance.now();
   return new Promise((resolveRun, reject) => {
@@ -65,6 +76,7 @@ export function spawnCli(
       cwd: options.cwd ?? REPO_ROOT,
       stdio: ["ignore", options.keepStdout === false ? "ignore" : "pipe", "pipe"],
     });
+    options.onSpawn?.(child);
     let stdout = "";
     let stderr = "";
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => void (stdout += chunk));

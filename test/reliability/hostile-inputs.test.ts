@@ -15,7 +15,7 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GraphJson, RetrievalResult } from "../../src/index.js";
-import { cli, expectOrderly, expectRootRelative, expectValidRetrieval, IS_ROOT_USER, makeTmp, removeTmp, spawnCli } from "./helpers.js";
+import { cli, expectOrderly, expectRootRelative, expectValidRetrieval, IS_ROOT_USER, isolateUserCache, makeTmp, removeTmp, spawnCli } from "./helpers.js";
 
 const SECRET = "OUTSIDE_SECRET_c0ffee";
 const DEPTH = 5000;
@@ -39,7 +39,10 @@ function threeMegabytes(): string {
   return `${lines.join("\n")}\n`;
 }
 
+let cacheHome: string;
+
 beforeAll(() => {
+  cacheHome = isolateUserCache();
   base = makeTmp("hostile-cli");
   root = join(base, "project");
   outside = join(base, "outside-private");
@@ -76,6 +79,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
+  removeTmp(cacheHome);
   if (root) chmodSync(join(root, "src", "locked-dir"), 0o755);
   removeTmp(base);
 });

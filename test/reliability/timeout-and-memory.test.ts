@@ -6,13 +6,16 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GraphJson } from "../../src/index.js";
-import { cli, expectOrderly, makeTmp, removeTmp, spawnCli } from "./helpers.js";
+import { cli, expectOrderly, isolateUserCache, makeTmp, removeTmp, spawnCli } from "./helpers.js";
 
 const TIMEOUT_LINE = /^graph-retrieve: timed out after 1 s \(raise --timeout/;
 
 let slowRoot: string;
 
+let cacheHome: string;
+
 beforeAll(() => {
+  cacheHome = isolateUserCache();
   // 20 files of 4,000-deep object literals: tree-sitter's query time grows with the square of the depth (~0.3 s a file, several seconds in all)
   slowRoot = makeTmp("slow");
   mkdirSync(join(slowRoot, "src"));
@@ -21,7 +24,10 @@ beforeAll(() => {
   }
 });
 
-afterAll(() => removeTmp(slowRoot));
+afterAll(() => {
+  removeTmp(slowRoot);
+  removeTmp(cacheHome);
+});
 
 describe("--timeout SECONDS", () => {
   it("in-process: one line, exit 1, and io.exit called once so the abandoned work cannot keep the process alive", async () => {
