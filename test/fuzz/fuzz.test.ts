@@ -25,6 +25,8 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const TREE_RUNS = Math.max(20, Math.round(RUNS / 10));
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 const params = (numRuns: number) => ({ numRuns, ...(SEED === undefined ? {} : { seed: SEED }) });
+/** vitest's per-test limit, scaled to the runs (~4 ms a source, ~100 ms a tree here; ten times that as headroom). */
+const limitMs = (runs: number, msEach: number) => Math.max(60_000, runs * msEach * 10);
 
 /** Every .ts/.tsx/.js source under fixtures/: the seeds the mutations start from. */
 function fixtureSources(): Array<{ path: string; text: string }> {
@@ -106,7 +108,7 @@ describe("parseSource on mutated fixture sources", () => {
       }),
       params(RUNS),
     );
-  });
+  }, limitMs(RUNS, 4));
 });
 
 // ---------------------------------------------------------------- trees
@@ -206,5 +208,5 @@ describe("buildGraph and retrieval on generated trees", () => {
       }),
       params(TREE_RUNS),
     );
-  });
+  }, limitMs(TREE_RUNS, 100));
 });
