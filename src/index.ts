@@ -13,7 +13,7 @@
  *
  * @packageDocumentation
  */
-export { buildGraph, withBuildGraphDefaults, type BuildGraphOptions } from "./graph/build-graph.js";
+export { buildGraph, type BuildGraphOptions } from "./graph/build-graph.js";
 export { defaultCacheDir, userCacheBase, type CacheDirContext } from "./store/cache-dir.js";
 export type {
   CacheStats,

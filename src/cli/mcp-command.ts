@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { UsageError, type StrategyName } from "../index.js";
 import { serveStdio } from "../mcp/serve-stdio.js";
+import { cacheDirOption } from "./cache-options.js";
 import { VERSION } from "./help.js";
 import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
 
@@ -27,6 +28,8 @@ export async function runMcpCommand(values: CliValues, extra: string[], io: CliI
     maxCycles: integerOption(values, "max-cycles"),
     budgetTokens: integerOption(values, "budget"),
     strategy,
+    // the index keeps rebuilds after an edit cheap
+    cacheDir: cacheDirOption(values, io, values.root ?? "."),
   };
   const log = values.quiet ? () => undefined : (line: string) => io.stderr(`${line}\n`);
   await serveStdio({ root: resolve(io.cwd, values.root ?? "."), flags, version: VERSION, log });

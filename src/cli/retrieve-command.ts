@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { createRetriever, withBuildGraphDefaults, UsageError, type StrategyName } from "../index.js";
+import { createRetriever, UsageError, type StrategyName } from "../index.js";
 import { withConfig } from "./config-options.js";
 import { graphCacheOptions } from "./cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
@@ -47,9 +47,8 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
     keywords: listOption(values.keywords),
     strategy,
   });
-  // the index and progress bar reach the graph build through the defaults (RetrieveOptions has no cache options)
   const cache = graphCacheOptions(values, io, rootArg);
-  const retriever = await withBuildGraphDefaults(cache.options, () => createRetriever({ ...options, root })).finally(cache.finish);
+  const retriever = await createRetriever({ ...options, ...cache.options, root }).finally(cache.finish);
   const result = await retriever.retrieve(task);
   result.root = rootArg;
   if (!values.quiet) reportDiagnostics(result.diagnostics, io);

@@ -13,7 +13,6 @@
  * The parser and the resolver (tree-sitter, TypeScript) are loaded only when
  * something must be parsed or resolved, so a warm run never pays for them.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { availableParallelism } from "node:os";
 import { readFile } from "node:fs/promises";
 import { parseFiles, type ParseJob } from "../parse/parse-files.js";
@@ -62,21 +61,6 @@ export const MAX_PARSE_WORKERS = 2;
  */
 const RACY_MTIME_MS = 2_000;
 
-const defaults = new AsyncLocalStorage<Partial<BuildGraphOptions>>();
-
-/**
- * Run `fn` with default options for every {@link buildGraph} call made
- * inside it (explicit options still win). For callers that reach
- * `buildGraph` through an API without these options, such as the CLI's
- * retrieval with its cache folder.
- *
- * @example
- * const retriever = await withBuildGraphDefaults({ cacheDir }, () => createRetriever({ root }));
- */
-export function withBuildGraphDefaults<T>(options: Partial<BuildGraphOptions>, fn: () => Promise<T>): Promise<T> {
-  return defaults.run(options, fn);
-}
-
 /** Workers to use for `bytes` in `files` files to parse. */
 export function chooseParseWorkers(files: number, bytes: number, requested?: number): number {
   if (requested !== undefined) return Math.max(0, Math.floor(requested));
@@ -101,7 +85,6 @@ function importsKey(imports: readonly ImportFact[]): string {
  * again.cache; // { reused: 250, parsed: 2, … }
  */
 export async function buildGraph(root: string, options: BuildGraphOptions = {}): Promise<CodeGraph> {
-  options = { ...defaults.getStore(), ...options };
   const started = performance.now();
   const scanWallClock = Date.now();
   const scan = await scanFiles(root, options);

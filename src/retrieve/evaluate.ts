@@ -37,6 +37,8 @@ export interface EvaluateParameters {
   secondaryFilePrior: number;
   /** Share of the best score from which a file enters the context (relevance 0.7). */
   contextRatio: number;
+  /** Bonus, as a share of the best file's mix, for files tied to it by imports, times their coverage. */
+  bestNeighbourBonus: number;
   /** Bonus, as a share of the best lexical score, for sitting in a folder of an earlier high file. */
   patternBonus: number;
   /** Weight of score strength against concept coverage in relevance (1 = strength only). */
@@ -70,6 +72,7 @@ export const DEFAULT_EVALUATE: EvaluateParameters = {
   secondaryFilePrior: 0.5,
   contextRatio: 0.9,
   patternBonus: 0.05,
+  bestNeighbourBonus: 0.1,
   strengthWeight: 0.4,
   linkBonus: 0.3,
   linkHops: 2,
@@ -215,6 +218,7 @@ export function evaluate(
   }
   const { boosted, via } = boostLinkedFiles(context, mixes, hardCoverage, parameters);
   joinNamedFiles(context, candidates, contributions, query, boosted, via, parameters);
+  nudgeTowardBest(context, boosted, hardCoverage, parameters);
 
   const evaluations: Evaluation[] = candidates.map((candidate) => {
     const score = finalScores.get(candidate.path) ?? 0;
@@ -285,6 +289,29 @@ export function boostLinkedFiles(
     if (!changed) break;
   }
   return { boosted, via };
+}
+
+/**
+ * Files tied by imports to the best file move up among the rest (never past
+ * it), in proportion to their own coverage: changes travel along imports.
+ */
+export function nudgeTowardBest(
+  context: RetrievalContext,
+  boosted: Map<string, number>,
+  coverage: ReadonlyMap<string, number>,
+  parameters: EvaluateParameters,
+): void {
+  if (parameters.bestNeighbourBonus <= 0) return;
+  const best = [...boosted.entries()].sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))[0];
+  if (!best) return;
+  const [bestPath, bestMix] = best;
+  const neighbours = new Set([...(context.links.out.get(bestPath)?.keys() ?? []), ...(context.links.in.get(bestPath)?.keys() ?? [])]);
+  for (const neighbour of neighbours) {
+    const mix = boosted.get(neighbour);
+    if (mix === undefined || neighbour === bestPath) continue;
+    const nudged = Math.min(mix + parameters.bestNeighbourBonus * bestMix * (coverage.get(neighbour) ?? 0), bestMix - 0.002);
+    if (nudged > mix) boosted.set(neighbour, nudged);
+  }
 }
 
 /**

@@ -71,6 +71,10 @@ export interface RetrieveOptions {
   strategy?: StrategyName;
   /** Skip files larger than this (default 1 MiB). */
   maxFileBytes?: number;
+  /** Folder of the persistent index (default: none, nothing is written); see buildGraph. */
+  cacheDir?: string;
+  /** Called as files are parsed or taken from the index: done, total. */
+  onProgress?: (done: number, total: number) => void;
   evaluator?: Evaluator;
   expandQuery?: QueryExpander;
   /** Thesaurus groups added to the built-in ones (`data/thesaurus.json` format: group name → synonyms). */

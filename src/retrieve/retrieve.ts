@@ -59,6 +59,8 @@ export async function createRetriever(options: RetrieveOptions = {}): Promise<Re
     include: options.include,
     exclude: options.exclude,
     maxFileBytes: options.maxFileBytes,
+    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
   });
   const context = createRetrievalContext(codeGraph);
   return {
