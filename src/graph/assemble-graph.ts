@@ -36,22 +36,61 @@ interface ExportOrigin {
   via: string[];
 }
 
-/** Follows re-export chains; memoised per (file, name). */
+/** A memoised lookup: its result and every file whose facts it read. */
+interface MemoEntry {
+  origin: ExportOrigin | null;
+  reads: ReadonlySet<string>;
+}
+
+/**
+ * Follows re-export chains; memoised per (file, name). Between
+ * {@link ExportIndex.beginReads} and {@link ExportIndex.endReads} it also
+ * records every file whose facts the lookups read, so that an edit of one
+ * file recomputes only the edges of the files that looked at it.
+ */
 export class ExportIndex {
-  private readonly memo = new Map<string, ExportOrigin | null>();
+  private readonly memo = new Map<string, MemoEntry>();
   /** How many times a lookup met a (file, name) already on its way: a re-export cycle. */
   private cycleCuts = 0;
+  /** Read sets of the lookups in progress, innermost last; the first is the caller's (beginReads). */
+  private readonly reading: Array<Set<string>> = [];
+  private readonly shapes = new Map<string, ExportShape>();
 
   constructor(
     private readonly files: ReadonlyMap<string, ParsedFile>,
     private readonly resolved: ResolvedImports,
   ) {}
 
+  /**
+   * Re-export cycles met so far. With none, every lookup is a function of
+   * the facts alone; a cycle can make a result depend on which lookup ran
+   * first (the memo), so an incremental update must not trust it.
+   */
+  get cyclesCut(): number {
+    return this.cycleCuts;
+  }
+
+  /** Start recording the files the next lookups read. */
+  beginReads(): void {
+    this.reading.length = 0;
+    this.reading.push(new Set());
+  }
+
+  /** The files read since {@link beginReads}. */
+  endReads(): Set<string> {
+    const reads = this.reading[0] ?? new Set<string>();
+    this.reading.length = 0;
+    return reads;
+  }
+
   /** The file and local name that define `name` as exported by `file`, or undefined when unknown. */
   origin(file: string, name: string, seen: Set<string> = new Set()): ExportOrigin | undefined {
     const key = `${file}\u0000${name}`;
     const cached = this.memo.get(key);
-    if (cached !== undefined) return cached ?? undefined;
+    if (cached !== undefined) {
+      this.noteReads(cached.reads);
+      return cached.origin ?? undefined;
+    }
     if (seen.has(key)) {
       this.cycleCuts++; // re-export cycle
       return undefined;
@@ -59,52 +98,60 @@ export class ExportIndex {
     const isOutermost = seen.size === 0;
     const cutsBefore = this.cycleCuts;
     seen.add(key);
+    const reads = new Set<string>([file]);
+    this.reading.push(reads);
     const found = this.compute(file, name, seen);
+    this.reading.pop();
+    this.noteReads(reads);
     // A miss reached by cutting a cycle short is not final: the call on the cycle goes on to
     // its other re-exports, which this one never tried. Only such a miss at the outermost call is.
-    if (found || isOutermost || this.cycleCuts === cutsBefore) this.memo.set(key, found ?? null);
+    if (found || isOutermost || this.cycleCuts === cutsBefore) this.memo.set(key, { origin: found ?? null, reads });
     return found;
   }
 
+  /** Add a lookup's reads to the enclosing one's (when reads are being recorded). */
+  private noteReads(reads: ReadonlySet<string>): void {
+    const outer = this.reading.at(-1);
+    if (outer === undefined || outer === reads) return;
+    for (const file of reads) outer.add(file);
+  }
+
+  /** A file's exports and re-exports as lookup tables (built on first use). */
+  private shapeOf(file: string): ExportShape | undefined {
+    let shape = this.shapes.get(file);
+    if (shape === undefined) {
+      const parsed = this.files.get(file);
+      if (!parsed) return undefined;
+      shape = shapeExports(parsed, this.resolved.get(file) ?? []);
+      this.shapes.set(file, shape);
+    }
+    return shape;
+  }
+
   private compute(file: string, name: string, seen: Set<string>): ExportOrigin | undefined {
-    const parsed = this.files.get(file);
-    if (!parsed) return undefined;
+    const shape = this.shapeOf(file);
+    if (!shape) return undefined;
     // 1. defined here (exported declaration, or `export { local as name }` of a local declaration)
-    const local = localNameOfExport(parsed, name);
-    if (local !== undefined && parsed.definitions.some((d) => d.name === local)) {
+    const local = shape.localOf.get(name);
+    if (local !== undefined && shape.defined.has(local)) {
       return { file, name: local, via: [] };
     }
-    const targets = this.resolved.get(file) ?? [];
     // 2. named re-export: export { a as name } from "./x"
-    for (const [index, fact] of parsed.imports.entries()) {
-      if (fact.kind !== "reexport") continue;
-      const target = targets[index];
-      if (!target || target.startsWith("pkg:")) continue;
-      for (const imported of fact.names) {
-        if (imported.alias !== name) continue;
-        if (imported.name === "*") return { file: target, name: "*", via: [file] }; // export * as name
-        const deeper = this.origin(target, imported.name, seen);
-        if (deeper) return { ...deeper, via: [file, ...deeper.via] };
-      }
+    for (const link of shape.reexported.get(name) ?? []) {
+      if (link.name === "*") return { file: link.target, name: "*", via: [file] }; // export * as name
+      const deeper = this.origin(link.target, link.name, seen);
+      if (deeper) return { ...deeper, via: [file, ...deeper.via] };
     }
     // 3. imported then exported: import { a } from "./x"; export { a }
     if (local !== undefined) {
-      for (const [index, fact] of parsed.imports.entries()) {
-        if (fact.kind !== "static") continue;
-        const target = targets[index];
-        if (!target || target.startsWith("pkg:")) continue;
-        const imported = fact.names.find((n) => n.alias === local);
-        if (!imported || imported.name === "*") continue;
-        const deeper = this.origin(target, imported.name, seen);
+      for (const link of shape.imported.get(local) ?? []) {
+        const deeper = this.origin(link.target, link.name, seen);
         if (deeper) return { ...deeper, via: [file, ...deeper.via] };
       }
     }
     // 4. export * from "./x"
     if (name !== "default") {
-      for (const [index, fact] of parsed.imports.entries()) {
-        if (fact.kind !== "reexport" || !isStarReexport(fact)) continue;
-        const target = targets[index];
-        if (!target || target.startsWith("pkg:")) continue;
+      for (const target of shape.stars) {
         const deeper = this.origin(target, name, seen);
         if (deeper) return { ...deeper, via: [file, ...deeper.via] };
       }
@@ -113,19 +160,65 @@ export class ExportIndex {
   }
 }
 
+/** A name in another file: `target`'s export `name`. */
+interface ExportLink {
+  target: string;
+  name: string;
+}
+
+/** What an origin lookup needs of one file, indexed by name (same order of preference as the facts). */
+interface ExportShape {
+  /** Exported name → local binding (export declarations first, then exported definitions). */
+  localOf: Map<string, string>;
+  /** Names of the file's own definitions. */
+  defined: Set<string>;
+  /** Exported name → named re-exports of it, in fact order (`name` "*" for `export * as x`). */
+  reexported: Map<string, ExportLink[]>;
+  /** Local name → the static imports binding it, in fact order (namespace imports left out). */
+  imported: Map<string, ExportLink[]>;
+  /** Targets of `export * from`, in fact order. */
+  stars: string[];
+}
+
+/** Index one file's exports for {@link ExportIndex}: the lookups read these tables instead of scanning the facts. */
+function shapeExports(parsed: ParsedFile, targets: ReadonlyArray<string | undefined>): ExportShape {
+  const localOf = new Map<string, string>();
+  for (const exp of parsed.exports) {
+    if (exp.from === undefined && !localOf.has(exp.name)) localOf.set(exp.name, exp.local ?? exp.name);
+  }
+  for (const def of parsed.definitions) {
+    if (def.exported && def.kind !== "method" && !localOf.has(def.name)) localOf.set(def.name, def.name);
+  }
+  const reexported = new Map<string, ExportLink[]>();
+  const imported = new Map<string, ExportLink[]>();
+  const stars: string[] = [];
+  const push = (map: Map<string, ExportLink[]>, key: string, link: ExportLink) => {
+    const list = map.get(key);
+    if (list) list.push(link);
+    else map.set(key, [link]);
+  };
+  for (const [index, fact] of parsed.imports.entries()) {
+    const target = targets[index];
+    if (!target || target.startsWith("pkg:")) continue;
+    if (fact.kind === "reexport") {
+      for (const name of fact.names) push(reexported, name.alias, { target, name: name.name });
+      if (isStarReexport(fact)) stars.push(target);
+    } else if (fact.kind === "static") {
+      // the first name bound to each local in this fact (a namespace import is not followed)
+      const firsts = new Set<string>();
+      for (const name of fact.names) {
+        if (firsts.has(name.alias)) continue;
+        firsts.add(name.alias);
+        if (name.name !== "*") push(imported, name.alias, { target, name: name.name });
+      }
+    }
+  }
+  return { localOf, defined: new Set(parsed.definitions.map((d) => d.name)), reexported, imported, stars };
+}
+
 /** `export * from "x"` (not `export * as X from "x"`). */
 export function isStarReexport(fact: ImportFact): boolean {
   return fact.names.length === 0 || fact.names.some((n) => n.name === "*" && (n.alias === "*" || n.alias === ""));
-}
-
-/** The local binding behind an exported name of a file, when the file itself exports it. */
-function localNameOfExport(parsed: ParsedFile, name: string): string | undefined {
-  for (const exp of parsed.exports) {
-    if (exp.from !== undefined) continue;
-    if (exp.name === name) return exp.local ?? exp.name;
-  }
-  const def = parsed.definitions.find((d) => d.exported && d.name === name && d.kind !== "method");
-  return def ? def.name : undefined;
 }
 
 function addOrMergeImportEdge(
@@ -155,6 +248,38 @@ function addOrMergeImportEdge(
   });
 }
 
+/** One edge as graphology's `export()` writes it. */
+export interface SerializedEdge {
+  key: string;
+  source: string;
+  target: string;
+  attributes: EdgeAttributes;
+}
+
+/** A graph and what each file's edges were computed from. */
+export interface AssembledGraph {
+  graph: Graph;
+  /**
+   * For the i-th file in path order, the indexes (same order) of the other
+   * files whose facts its edges read: the barrels and defining files its
+   * imports were followed through. An edit of file j changes the edges of j
+   * and of the files whose reads hold j, and of no other.
+   */
+  reads: number[][];
+  /** Re-export cycles met (see {@link ExportIndex.cyclesCut}): with any, reads do not bound what an edit changes. */
+  cyclesCut: number;
+}
+
+/** What an incremental assembly keeps from the previous graph of the same file set. */
+export interface PreviousAssembly {
+  /** The previous graph's edges, in its insertion order (`graph.export().edges`). */
+  edges: readonly SerializedEdge[];
+  /** Its reads (see {@link AssembledGraph.reads}), for the same files in the same order. */
+  reads: ReadonlyArray<readonly number[]>;
+  /** Files whose edges are computed again; every other file keeps its previous outgoing edges. */
+  affected: ReadonlySet<string>;
+}
+
 /**
  * Build the graph from parsed files and resolved imports.
  *
@@ -163,9 +288,38 @@ function addOrMergeImportEdge(
  * graph.outNeighbors("src/app.ts"); // files and packages it imports
  */
 export function assembleGraph(parsedFiles: readonly ParsedFile[], resolved: ResolvedImports): Graph {
+  return assembleGraphWithReads(parsedFiles, resolved).graph;
+}
+
+/**
+ * {@link assembleGraph}, with the reads of each file's edges; given the
+ * previous assembly of the same file set, only the `affected` files' edges
+ * are computed and the others are copied. Either way the graph is built in
+ * the same order (file nodes, symbol nodes, then each file's edges in path
+ * order), so it equals, insertion order included, a full assembly.
+ * Undefined when the previous graph does not fit the facts (a copied edge
+ * lands on a missing node): assemble in full then.
+ *
+ * @example
+ * const { graph, reads } = assembleGraphWithReads(parsedFiles, resolved);
+ * // after editing src/a.ts (same file set):
+ * const next = assembleGraphWithReads(parsedFiles2, resolved2, { edges: graph.export().edges, reads, affected: new Set(["src/a.ts", …readers]) });
+ */
+export function assembleGraphWithReads(parsedFiles: readonly ParsedFile[], resolved: ResolvedImports): AssembledGraph;
+export function assembleGraphWithReads(
+  parsedFiles: readonly ParsedFile[],
+  resolved: ResolvedImports,
+  previous: PreviousAssembly,
+): AssembledGraph | undefined;
+export function assembleGraphWithReads(
+  parsedFiles: readonly ParsedFile[],
+  resolved: ResolvedImports,
+  previous?: PreviousAssembly,
+): AssembledGraph | undefined {
   const graph = createEmptyGraph();
   const files = new Map(parsedFiles.map((f) => [f.path, f]));
   const sorted = [...parsedFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const indexOf = new Map(sorted.map((f, i) => [f.path, i]));
 
   // file and symbol nodes, defines edges
   for (const file of sorted) {
@@ -196,74 +350,110 @@ export function assembleGraph(parsedFiles: readonly ParsedFile[], resolved: Reso
     }
   }
 
-  const exportIndex = new ExportIndex(files, resolved);
-
-  // import / reexport edges, and the bindings each file brings in
-  for (const file of sorted) {
-    const targets = resolved.get(file.path) ?? [];
-    /** local name → symbol it stands for */
-    const bindings = new Map<string, string>();
-    /** files whose exports a member access may reach (namespace imports, star) */
-    const namespaceTargets: string[] = [];
-    for (const [index, fact] of file.imports.entries()) {
-      const target = targets[index];
-      if (!target) continue;
-      if (!graph.hasNode(target)) {
-        if (!target.startsWith("pkg:")) continue; // resolved to a file we did not parse
-        graph.addNode(target, { kind: "package", name: target.slice(4) });
-      }
-      const kind: EdgeKind = fact.kind === "reexport" ? "reexport" : "import";
-      addOrMergeImportEdge(graph, kind, file.path, target, {
-        kind,
-        names: [...new Set(fact.names.map((n) => n.name))].sort(),
-        typeOnly: fact.typeOnly,
-        importKind: fact.kind,
-      });
-      if (target.startsWith("pkg:")) continue;
-      // follow barrels: link to the file that defines each named import
-      for (const imported of fact.names) {
-        if (imported.name === "*") {
-          namespaceTargets.push(target);
-          continue;
-        }
-        const origin = exportIndex.origin(target, imported.name);
-        if (!origin) continue;
-        if (origin.name !== "*") bindings.set(imported.alias || imported.name, symbolId(origin.file, origin.name));
-        else namespaceTargets.push(origin.file);
-        if (origin.file !== target && origin.file !== file.path) {
-          addOrMergeImportEdge(graph, "import", file.path, origin.file, {
-            kind: "import",
-            names: [origin.name],
-            typeOnly: fact.typeOnly,
-            importKind: fact.kind,
-            via: origin.via,
-          });
-        }
-      }
+  /** The previous outgoing edges (not `defines`) of each kept file, in insertion order. */
+  let kept: Map<string, SerializedEdge[]> | undefined;
+  if (previous) {
+    if (previous.reads.length !== sorted.length) return undefined;
+    kept = new Map();
+    for (const edge of previous.edges) {
+      if (edge.attributes.kind === "defines" || previous.affected.has(edge.source)) continue;
+      let list = kept.get(edge.source);
+      if (!list) kept.set(edge.source, (list = []));
+      list.push(edge);
     }
+  }
 
-    // references edges: file → the symbol it uses
-    const ownNames = new Set(file.definitions.map((d) => d.name));
-    for (const ref of file.references) {
-      let symbol = bindings.get(ref.name);
-      if (!symbol && ownNames.has(ref.name)) continue; // a use of its own definition
-      if (!symbol && (ref.kind === "member-call" || ref.kind === "identifier" || ref.kind === "type")) {
-        for (const ns of namespaceTargets) {
-          const origin = exportIndex.origin(ns, ref.name);
-          if (origin && origin.name !== "*") {
-            symbol = symbolId(origin.file, origin.name);
-            break;
-          }
+  const exportIndex = new ExportIndex(files, resolved);
+  const reads: number[][] = [];
+
+  for (const [position, file] of sorted.entries()) {
+    if (kept && previous && !previous.affected.has(file.path)) {
+      for (const edge of kept.get(file.path) ?? []) {
+        if (!graph.hasNode(edge.target)) {
+          if (!edge.target.startsWith("pkg:")) return undefined;
+          graph.addNode(edge.target, { kind: "package", name: edge.target.slice(4) });
         }
+        graph.addDirectedEdgeWithKey(edge.key, edge.source, edge.target, edge.attributes);
       }
-      if (!symbol || !graph.hasNode(symbol)) continue;
-      const key = edgeKey("references", file.path, symbol);
-      if (graph.hasEdge(key)) {
-        graph.updateEdgeAttribute(key, "count", (c) => (c ?? 0) + ref.count);
-      } else {
-        graph.addDirectedEdgeWithKey(key, file.path, symbol, { kind: "references", count: ref.count });
+      reads.push([...(previous.reads[position] ?? [])]);
+      continue;
+    }
+    exportIndex.beginReads();
+    addFileEdges(graph, file, resolved.get(file.path) ?? [], exportIndex);
+    const read = exportIndex.endReads();
+    const list: number[] = [];
+    for (const path of read) {
+      const index = indexOf.get(path);
+      if (index !== undefined && index !== position) list.push(index);
+    }
+    reads.push(list.sort((a, b) => a - b));
+  }
+  return { graph, reads, cyclesCut: exportIndex.cyclesCut };
+}
+
+/** The import, reexport and references edges out of one file (every edge whose source it is, but `defines`). */
+function addFileEdges(graph: Graph, file: ParsedFile, targets: ReadonlyArray<string | undefined>, exportIndex: ExportIndex): void {
+  /** local name → symbol it stands for */
+  const bindings = new Map<string, string>();
+  /** files whose exports a member access may reach (namespace imports, star) */
+  const namespaceTargets: string[] = [];
+  for (const [index, fact] of file.imports.entries()) {
+    const target = targets[index];
+    if (!target) continue;
+    if (!graph.hasNode(target)) {
+      if (!target.startsWith("pkg:")) continue; // resolved to a file we did not parse
+      graph.addNode(target, { kind: "package", name: target.slice(4) });
+    }
+    const kind: EdgeKind = fact.kind === "reexport" ? "reexport" : "import";
+    addOrMergeImportEdge(graph, kind, file.path, target, {
+      kind,
+      names: [...new Set(fact.names.map((n) => n.name))].sort(),
+      typeOnly: fact.typeOnly,
+      importKind: fact.kind,
+    });
+    if (target.startsWith("pkg:")) continue;
+    // follow barrels: link to the file that defines each named import
+    for (const imported of fact.names) {
+      if (imported.name === "*") {
+        namespaceTargets.push(target);
+        continue;
+      }
+      const origin = exportIndex.origin(target, imported.name);
+      if (!origin) continue;
+      if (origin.name !== "*") bindings.set(imported.alias || imported.name, symbolId(origin.file, origin.name));
+      else namespaceTargets.push(origin.file);
+      if (origin.file !== target && origin.file !== file.path) {
+        addOrMergeImportEdge(graph, "import", file.path, origin.file, {
+          kind: "import",
+          names: [origin.name],
+          typeOnly: fact.typeOnly,
+          importKind: fact.kind,
+          via: origin.via,
+        });
       }
     }
   }
-  return graph;
+
+  // references edges: file → the symbol it uses
+  const ownNames = new Set(file.definitions.map((d) => d.name));
+  for (const ref of file.references) {
+    let symbol = bindings.get(ref.name);
+    if (!symbol && ownNames.has(ref.name)) continue; // a use of its own definition
+    if (!symbol && (ref.kind === "member-call" || ref.kind === "identifier" || ref.kind === "type")) {
+      for (const ns of namespaceTargets) {
+        const origin = exportIndex.origin(ns, ref.name);
+        if (origin && origin.name !== "*") {
+          symbol = symbolId(origin.file, origin.name);
+          break;
+        }
+      }
+    }
+    if (!symbol || !graph.hasNode(symbol)) continue;
+    const key = edgeKey("references", file.path, symbol);
+    if (graph.hasEdge(key)) {
+      graph.updateEdgeAttribute(key, "count", (c) => (c ?? 0) + ref.count);
+    } else {
+      graph.addDirectedEdgeWithKey(key, file.path, symbol, { kind: "references", count: ref.count });
+    }
+  }
 }

@@ -29,7 +29,7 @@ import {
 import type { Diagnostic, ImportFact, ParsedFile, ScanOptions, ScannedFile } from "../types.js";
 import { hashContent } from "../util/content-hash.js";
 import { byCodeUnit } from "../util/sort.js";
-import { assembleGraph } from "./assemble-graph.js";
+import { assembleGraphWithReads, type AssembledGraph, type SerializedEdge } from "./assemble-graph.js";
 import { createEmptyGraph, type CacheStats, type CodeGraph, type EdgeKind, type Graph, type GraphStats } from "./code-graph.js";
 
 export interface BuildGraphOptions extends ScanOptions {
@@ -221,18 +221,35 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
   diagnostics.push(...resolverDiagnostics);
   const resolvedAt = performance.now();
 
-  // ---- graph: loaded when its facts and targets are the stored ones, else assembled
+  // ---- graph: loaded when its facts and targets are the stored ones; else, for the same file set,
+  // the stored graph with the edges of the changed files and of the files that read them recomputed;
+  // else assembled
   const graphKey = cacheDir !== undefined ? keyOfGraph(parsedFiles, entries) : undefined;
   let graph: Graph | undefined;
-  if (cacheDir !== undefined && header && graphKey !== undefined && loaded?.store.graphKey === graphKey) {
-    const stored = await loadStoredGraph(cacheDir, header, graphKey);
-    if (stored) {
+  let assembled: AssembledGraph | undefined;
+  let graphUpdated: number | undefined;
+  const previousKey = loaded?.store.graphKey;
+  if (cacheDir !== undefined && header && graphKey !== undefined && previousKey !== undefined) {
+    const stored = await loadStoredGraph(cacheDir, header, previousKey);
+    if (stored && previousKey === graphKey) {
       graph = createEmptyGraph();
-      graph.import(stored as Parameters<Graph["import"]>[0]);
+      graph.import(stored.graph as Parameters<Graph["import"]>[0]);
+    } else if (stored?.reads && stored.cyclesCut === 0 && hasSameFiles(previous, parsedFiles)) {
+      const affected = affectedFiles(parsedFiles, entries, previous, stored.reads);
+      const edges = (stored.graph as { edges?: SerializedEdge[] }).edges;
+      const update = Array.isArray(edges) ? assembleGraphWithReads(parsedFiles, resolved, { edges, reads: stored.reads, affected }) : undefined;
+      // a re-export cycle among the recomputed files: the memo order matters, assemble in full
+      if (update && update.cyclesCut === 0) {
+        assembled = update;
+        graphUpdated = affected.size;
+      }
     }
   }
   const graphReused = graph !== undefined;
-  graph ??= assembleGraph(parsedFiles, resolved);
+  if (!graph) {
+    assembled ??= assembleGraphWithReads(parsedFiles, resolved);
+    graph = assembled.graph;
+  }
   const finished = performance.now();
 
   // ---- index: written when anything in it changed
@@ -253,7 +270,9 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
         graphKey,
       };
       try {
-        await saveIndexStore(cacheDir, store, graphReused || graphKey === undefined ? undefined : { header, key: graphKey, graph: graph.export() });
+        const storedGraph =
+          assembled && graphKey !== undefined ? { header, key: graphKey, graph: graph.export(), reads: assembled.reads, cyclesCut: assembled.cyclesCut } : undefined;
+        await saveIndexStore(cacheDir, store, storedGraph);
         saved = true;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : "error");
@@ -299,6 +318,7 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
     parsed: jobs.length,
     resolved: toResolve.length,
     graphReused,
+    ...(graphUpdated !== undefined ? { graphUpdated } : {}),
     saved,
     workers,
   };
@@ -355,6 +375,37 @@ function mergeDiagnostics(a: readonly Diagnostic[], b: readonly Diagnostic[]): D
     out.push(d);
   }
   return out;
+}
+
+/** True when the stored entries are exactly the parsed files' paths (an update in place needs the same file set). */
+function hasSameFiles(previous: IndexStore["files"], parsedFiles: readonly ParsedFile[]): boolean {
+  if (Object.keys(previous).length !== parsedFiles.length) return false;
+  return parsedFiles.every((f) => previous[f.path] !== undefined);
+}
+
+/**
+ * The files whose edges must be computed again: those whose content or
+ * import targets changed, and every file whose edges read one of them.
+ */
+function affectedFiles(
+  parsedFiles: readonly ParsedFile[],
+  entries: ReadonlyMap<string, StoredFile>,
+  previous: IndexStore["files"],
+  reads: ReadonlyArray<readonly number[]>,
+): Set<string> {
+  const sorted = parsedFiles.map((f) => f.path).sort(byCodeUnit);
+  const changed = new Set<number>();
+  for (const [index, path] of sorted.entries()) {
+    const now = entries.get(path) as StoredFile;
+    const before = previous[path] as StoredFile;
+    if (now.hash !== before.hash || (now.targets ?? []).join("\u0001") !== (before.targets ?? []).join("\u0001")) changed.add(index);
+  }
+  const affected = new Set<string>();
+  for (const index of changed) affected.add(sorted[index] as string);
+  for (const [index, list] of reads.entries()) {
+    if (list.some((read) => changed.has(read))) affected.add(sorted[index] as string);
+  }
+  return affected;
 }
 
 /** What the assembled graph is a function of: each file's content hash and import targets, in path order. */

@@ -101,6 +101,12 @@ export interface CacheStats {
   resolved: number;
   /** True when the graph was loaded from the index instead of being assembled. */
   graphReused: boolean;
+  /**
+   * Set when the stored graph was updated in place instead of assembled:
+   * the files whose edges were computed again (the changed ones and those
+   * whose edges read them); every other file kept its stored edges.
+   */
+  graphUpdated?: number;
   /** True when the index was written. */
   saved: boolean;
   /** Worker threads used for parsing (0: this thread). */

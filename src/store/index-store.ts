@@ -51,6 +51,14 @@ export interface StoredGraph {
   key: string;
   /** `graph.export()` of the graphology graph. */
   graph: unknown;
+  /**
+   * For the i-th file in path order, the indexes of the other files its
+   * edges read (see assembleGraphWithReads): what lets one edited file
+   * update the graph without assembling it again. Absent: no update in place.
+   */
+  reads?: number[][];
+  /** Re-export cycles met while assembling; with any, the graph is assembled in full after an edit. */
+  cyclesCut?: number;
 }
 
 /** A store read back: the store (empty when missing or unusable) and the warning when it was unusable. */
@@ -114,12 +122,12 @@ export async function loadIndexStore(dir: string, expected: StoreHeader): Promis
  * The stored graph when its key is `key`, else undefined (absent, damaged,
  * or written for other facts).
  */
-export async function loadStoredGraph(dir: string, expected: StoreHeader, key: string): Promise<unknown> {
+export async function loadStoredGraph(dir: string, expected: StoreHeader, key: string): Promise<StoredGraph | undefined> {
   const json = await readJson(join(dir, GRAPH_FILE));
   if (json === undefined || json instanceof Error) return undefined;
   const stored = json as Partial<StoredGraph>;
-  if (headerMismatch(stored.header, expected) || stored.key !== key || typeof stored.graph !== "object") return undefined;
-  return stored.graph;
+  if (headerMismatch(stored.header, expected) || stored.key !== key || typeof stored.graph !== "object" || stored.graph === null) return undefined;
+  return stored as StoredGraph;
 }
 
 /**

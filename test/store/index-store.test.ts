@@ -50,6 +50,20 @@ describe("persistent index", () => {
     expect(comparable(warm)).toEqual(await uncached(root));
   });
 
+  it("one file edited: the stored graph is updated in place (only the edited file and its readers recomputed), equal to a fresh build", async () => {
+    const cold = await buildGraph(root, { cacheDir });
+    appendFileSync(join(root, "src/models/money.ts"), "\nexport function addedLater(): number { return 1; }\n");
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.cache?.graphUpdated).toBeGreaterThanOrEqual(1);
+    expect(warm.cache?.graphUpdated).toBeLessThan(cold.stats.files);
+    expect(comparable(warm)).toEqual(await uncached(root));
+    // and again on top of the updated graph
+    appendFileSync(join(root, "src/main.ts"), "\nexport const alsoLater = 2;\n");
+    const next = await buildGraph(root, { cacheDir });
+    expect(next.cache?.graphUpdated).toBeGreaterThanOrEqual(1);
+    expect(comparable(next)).toEqual(await uncached(root));
+  });
+
   it("an edit that changes a file's imports re-resolves that file only", async () => {
     await buildGraph(root, { cacheDir });
     appendFileSync(join(root, "src/main.ts"), '\nimport { formatMoney as again } from "./models/money";\nvoid again;\n');

@@ -1,0 +1,93 @@
+/**
+ * assembleGraphWithReads: what each file's edges read, and the update in
+ * place after an edit (only the affected files' edges recomputed) equals a
+ * full assembly, insertion order included.
+ */
+import { describe, expect, it } from "vitest";
+import { assembleGraph, assembleGraphWithReads, type ResolvedImports, type SerializedEdge } from "../../src/graph/assemble-graph.js";
+import type { ImportFact, ParsedFile } from "../../src/types.js";
+
+function file(path: string, facts: { defines?: string[]; imports?: ImportFact[]; uses?: string[] } = {}): ParsedFile {
+  return {
+    path,
+    language: "typescript",
+    isDeclaration: false,
+    tokens: 1,
+    lines: 1,
+    definitions: (facts.defines ?? []).map((name) => ({ name, kind: "function", exported: true, startLine: 1, endLine: 1, signature: name })),
+    imports: facts.imports ?? [],
+    exports: [],
+    references: (facts.uses ?? []).map((name) => ({ name, kind: "call", count: 1 })),
+    vocabulary: { definitions: {}, identifiers: {}, comments: {} },
+    hasSyntaxErrors: false,
+  };
+}
+
+const star = (specifier: string): ImportFact => ({ specifier, kind: "reexport", names: [{ name: "*", alias: "*" }], typeOnly: false, line: 1 });
+const named = (specifier: string, ...names: string[]): ImportFact => ({
+  specifier,
+  kind: "static",
+  names: names.map((name) => ({ name, alias: name })),
+  typeOnly: false,
+  line: 1,
+});
+const pkg = (name: string): ImportFact => named(name, "thing");
+
+const TARGETS: Record<string, string[]> = {
+  "app.ts": ["barrel.ts", "pkg:left"],
+  "barrel.ts": ["first.ts", "second.ts"],
+  "other.ts": ["second.ts", "pkg:right"],
+};
+const resolvedOf = (files: readonly ParsedFile[]): ResolvedImports => new Map(files.map((f) => [f.path, TARGETS[f.path] ?? []]));
+
+/** app imports X through a barrel that star-exports first then second; second defines X; other uses second directly. */
+function project(firstDefines: string[]): ParsedFile[] {
+  return [
+    file("app.ts", { imports: [named("./barrel", "X"), pkg("left")], uses: ["X"] }),
+    file("barrel.ts", { imports: [star("./first"), star("./second")] }),
+    file("first.ts", { defines: firstDefines }),
+    file("other.ts", { imports: [named("./second", "Y"), pkg("right")], uses: ["Y"] }),
+    file("second.ts", { defines: ["X", "Y"] }),
+  ];
+}
+
+describe("assembleGraphWithReads", () => {
+  it("records the files each file's edges read: the barrel and every file a lookup passed", () => {
+    const files = project([]);
+    const { reads, cyclesCut } = assembleGraphWithReads(files, resolvedOf(files));
+    // paths in order: app barrel first other second
+    expect(reads).toEqual([[1, 2, 4], [], [], [4], []]);
+    expect(cyclesCut).toBe(0);
+  });
+
+  it("an edit that shadows a name behind a barrel moves the reader's edges; the update equals a full assembly", () => {
+    const before = project([]);
+    const old = assembleGraphWithReads(before, resolvedOf(before));
+    expect(old.graph.hasEdge("references:app.ts->second.ts#X")).toBe(true);
+    const after = project(["X"]); // first.ts now defines X: the barrel's first star wins
+    const edges = (old.graph.export().edges as unknown as SerializedEdge[]).map((e) => JSON.parse(JSON.stringify(e)) as SerializedEdge);
+    // first.ts changed; app.ts read it (through the barrel)
+    const updated = assembleGraphWithReads(after, resolvedOf(after), { edges, reads: old.reads, affected: new Set(["first.ts", "app.ts"]) });
+    expect(updated?.graph.hasEdge("references:app.ts->first.ts#X")).toBe(true);
+    expect(updated?.graph.hasEdge("references:app.ts->second.ts#X")).toBe(false);
+    expect(JSON.stringify(updated?.graph.export())).toBe(JSON.stringify(assembleGraph(after, resolvedOf(after)).export()));
+    expect(updated?.reads).toEqual(assembleGraphWithReads(after, resolvedOf(after)).reads);
+  });
+
+  it("keeps the unaffected files' edges, packages included, in their order", () => {
+    const files = project([]);
+    const old = assembleGraphWithReads(files, resolvedOf(files));
+    const edges = old.graph.export().edges as unknown as SerializedEdge[];
+    const updated = assembleGraphWithReads(files, resolvedOf(files), { edges, reads: old.reads, affected: new Set() });
+    expect(JSON.stringify(updated?.graph.export())).toBe(JSON.stringify(old.graph.export()));
+  });
+
+  it("gives up (undefined) when a kept edge lands on a node that is gone, or the file count differs", () => {
+    const files = project(["Z"]);
+    const old = assembleGraphWithReads(files, resolvedOf(files));
+    const edges = [...(old.graph.export().edges as unknown as SerializedEdge[])];
+    edges.push({ key: "references:other.ts->first.ts#Gone", source: "other.ts", target: "first.ts#Gone", attributes: { kind: "references", count: 1 } });
+    expect(assembleGraphWithReads(files, resolvedOf(files), { edges, reads: old.reads, affected: new Set() })).toBeUndefined();
+    expect(assembleGraphWithReads(files, resolvedOf(files), { edges, reads: old.reads.slice(1), affected: new Set() })).toBeUndefined();
+  });
+});
