@@ -5,13 +5,25 @@
  * interface members) read from `ts.createSourceFile`. Only used on error
  * files, so tree-sitter stays the fast path.
  */
-import { ts } from "ts-morph";
+import { createRequire } from "node:module";
+import type { ts } from "ts-morph";
 import type { Definition, DefinitionKind, ExportFact, ImportFact, ImportedName } from "../types.js";
 import { signatureOf } from "./read-definition.js";
 import { isDirectiveComment, stripCommentMarkers } from "./read-doc-comment.js";
 import { readReferenceDirective } from "./read-module-statements.js";
 
 /** What the TypeScript parser found. */
+/**
+ * TypeScript, loaded on the first file that needs it: tree-sitter reads most
+ * files alone, and loading ts-morph costs ~0.2 s of CPU per thread (a
+ * one-file edit of a clean file, each parse worker).
+ */
+const require = createRequire(import.meta.url);
+let typescript: typeof ts;
+function loadTypescript(): void {
+  typescript ??= (require("ts-morph") as typeof import("ts-morph")).ts;
+}
+
 export interface TypescriptFacts {
   definitions: Definition[];
   imports: ImportFact[];
@@ -22,11 +34,12 @@ export interface TypescriptFacts {
 
 /** The script kind of a path by its extension. */
 export function scriptKindOf(path: string): ts.ScriptKind {
+  loadTypescript();
   const lower = path.toLowerCase();
-  if (lower.endsWith(".tsx")) return ts.ScriptKind.TSX;
-  if (lower.endsWith(".jsx")) return ts.ScriptKind.JSX;
-  if (/\.[mc]?js$/.test(lower)) return ts.ScriptKind.JS;
-  return ts.ScriptKind.TS;
+  if (lower.endsWith(".tsx")) return typescript.ScriptKind.TSX;
+  if (lower.endsWith(".jsx")) return typescript.ScriptKind.JSX;
+  if (/\.[mc]?js$/.test(lower)) return typescript.ScriptKind.JS;
+  return typescript.ScriptKind.TS;
 }
 
 interface Context {
@@ -42,12 +55,12 @@ function lineOf(ctx: Context, pos: number): number {
 }
 
 function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
-  return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((m) => m.kind === kind) ?? false);
+  return typescript.canHaveModifiers(node) && (typescript.getModifiers(node)?.some((m) => m.kind === kind) ?? false);
 }
 
 /** The doc comment right above a node: a `/** *\/` block or a run of `//` lines. */
 function docOf(ctx: Context, node: ts.Node): string | undefined {
-  const ranges = ts.getLeadingCommentRanges(ctx.text, node.pos);
+  const ranges = typescript.getLeadingCommentRanges(ctx.text, node.pos);
   if (!ranges || ranges.length === 0) return undefined;
   const start = node.getStart(ctx.sf);
   const run: string[] = [];
@@ -56,7 +69,7 @@ function docOf(ctx: Context, node: ts.Node): string | undefined {
     const range = ranges[i]!;
     const raw = ctx.text.slice(range.pos, range.end);
     if (lineOf(ctx, range.end) < nextLine - 1 || isDirectiveComment(raw)) break;
-    if (range.kind === ts.SyntaxKind.MultiLineCommentTrivia) {
+    if (range.kind === typescript.SyntaxKind.MultiLineCommentTrivia) {
       if (run.length === 0 && raw.startsWith("/**")) run.push(raw);
       break;
     }
@@ -69,7 +82,7 @@ function docOf(ctx: Context, node: ts.Node): string | undefined {
 
 function nameText(name: ts.Node | undefined): string | undefined {
   if (!name) return undefined;
-  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name)) return name.text;
+  if (typescript.isIdentifier(name) || typescript.isPrivateIdentifier(name) || typescript.isStringLiteral(name)) return name.text;
   return undefined;
 }
 
@@ -99,22 +112,22 @@ function addDefinition(
 }
 
 function isFunctionValue(node: ts.Node | undefined): boolean {
-  return node !== undefined && (ts.isArrowFunction(node) || ts.isFunctionExpression(node));
+  return node !== undefined && (typescript.isArrowFunction(node) || typescript.isFunctionExpression(node));
 }
 
 function bindingNames(name: ts.BindingName, into: string[]): void {
-  if (ts.isIdentifier(name)) into.push(name.text);
-  else for (const element of name.elements) if (!ts.isOmittedExpression(element)) bindingNames(element.name, into);
+  if (typescript.isIdentifier(name)) into.push(name.text);
+  else for (const element of name.elements) if (!typescript.isOmittedExpression(element)) bindingNames(element.name, into);
 }
 
 function addMembers(ctx: Context, members: ts.NodeArray<ts.ClassElement | ts.TypeElement>, container: string, exported: boolean): void {
   for (const member of members) {
     const name = nameText(member.name);
-    if (ts.isConstructorDeclaration(member)) addDefinition(ctx, member, "constructor", "method", exported, container);
+    if (typescript.isConstructorDeclaration(member)) addDefinition(ctx, member, "constructor", "method", exported, container);
     if (name === undefined) continue;
-    if (ts.isMethodDeclaration(member) || ts.isMethodSignature(member) || ts.isGetAccessor(member) || ts.isSetAccessor(member)) {
+    if (typescript.isMethodDeclaration(member) || typescript.isMethodSignature(member) || typescript.isGetAccessor(member) || typescript.isSetAccessor(member)) {
       addDefinition(ctx, member, name, "method", exported, container);
-    } else if (ts.isPropertyDeclaration(member)) {
+    } else if (typescript.isPropertyDeclaration(member)) {
       addDefinition(ctx, member, name, isFunctionValue(member.initializer) ? "method" : "variable", exported, container);
     }
   }
@@ -127,8 +140,8 @@ function addExport(ctx: Context, fact: ExportFact): void {
 /** Declarations of one statement list (the file, or a namespace body). */
 function readStatements(ctx: Context, statements: ts.NodeArray<ts.Statement>): void {
   for (const statement of statements) {
-    const exported = hasModifier(statement, ts.SyntaxKind.ExportKeyword);
-    const isDefault = hasModifier(statement, ts.SyntaxKind.DefaultKeyword);
+    const exported = hasModifier(statement, typescript.SyntaxKind.ExportKeyword);
+    const isDefault = hasModifier(statement, typescript.SyntaxKind.DefaultKeyword);
     const declare = (name: string | undefined, kind: DefinitionKind): void => {
       if (name === undefined) {
         if (exported && isDefault) addExport(ctx, { name: "default", kind: "default" });
@@ -137,30 +150,30 @@ function readStatements(ctx: Context, statements: ts.NodeArray<ts.Statement>): v
       addDefinition(ctx, statement, name, kind, exported);
       if (exported) addExport(ctx, isDefault ? { name: "default", kind: "default", local: name } : { name, kind: "named" });
     };
-    if (ts.isFunctionDeclaration(statement)) declare(nameText(statement.name), "function");
-    else if (ts.isClassDeclaration(statement)) {
+    if (typescript.isFunctionDeclaration(statement)) declare(nameText(statement.name), "function");
+    else if (typescript.isClassDeclaration(statement)) {
       declare(nameText(statement.name), "class");
       const name = nameText(statement.name);
       if (name !== undefined) addMembers(ctx, statement.members, name, exported);
-    } else if (ts.isInterfaceDeclaration(statement)) {
+    } else if (typescript.isInterfaceDeclaration(statement)) {
       declare(statement.name.text, "interface");
       addMembers(ctx, statement.members, statement.name.text, exported);
-    } else if (ts.isTypeAliasDeclaration(statement)) declare(statement.name.text, "type");
-    else if (ts.isEnumDeclaration(statement)) declare(statement.name.text, "enum");
-    else if (ts.isModuleDeclaration(statement)) readModuleDeclaration(ctx, statement, exported);
-    else if (ts.isVariableStatement(statement)) {
+    } else if (typescript.isTypeAliasDeclaration(statement)) declare(statement.name.text, "type");
+    else if (typescript.isEnumDeclaration(statement)) declare(statement.name.text, "enum");
+    else if (typescript.isModuleDeclaration(statement)) readModuleDeclaration(ctx, statement, exported);
+    else if (typescript.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) {
         const names: string[] = [];
         bindingNames(declaration.name, names);
-        const kind = ts.isIdentifier(declaration.name) && isFunctionValue(declaration.initializer) ? "function" : "variable";
+        const kind = typescript.isIdentifier(declaration.name) && isFunctionValue(declaration.initializer) ? "function" : "variable";
         for (const name of names) declare(name, kind);
       }
-    } else if (ts.isImportDeclaration(statement)) readImportDeclaration(ctx, statement);
-    else if (ts.isImportEqualsDeclaration(statement)) readImportEquals(ctx, statement);
-    else if (ts.isExportDeclaration(statement)) readExportDeclaration(ctx, statement);
-    else if (ts.isExportAssignment(statement)) {
+    } else if (typescript.isImportDeclaration(statement)) readImportDeclaration(ctx, statement);
+    else if (typescript.isImportEqualsDeclaration(statement)) readImportEquals(ctx, statement);
+    else if (typescript.isExportDeclaration(statement)) readExportDeclaration(ctx, statement);
+    else if (typescript.isExportAssignment(statement)) {
       const fact: ExportFact = { name: "default", kind: "default" };
-      if (ts.isIdentifier(statement.expression)) fact.local = statement.expression.text;
+      if (typescript.isIdentifier(statement.expression)) fact.local = statement.expression.text;
       addExport(ctx, fact);
     }
   }
@@ -170,8 +183,8 @@ function readStatements(ctx: Context, statements: ts.NodeArray<ts.Statement>): v
 function readModuleDeclaration(ctx: Context, node: ts.ModuleDeclaration, exported: boolean): void {
   let body = node.body;
   const parts: string[] = [];
-  if (ts.isIdentifier(node.name) && !(node.flags & ts.NodeFlags.GlobalAugmentation)) parts.push(node.name.text);
-  while (body && ts.isModuleDeclaration(body)) {
+  if (typescript.isIdentifier(node.name) && !(node.flags & typescript.NodeFlags.GlobalAugmentation)) parts.push(node.name.text);
+  while (body && typescript.isModuleDeclaration(body)) {
     parts.push(body.name.text);
     body = body.body;
   }
@@ -180,7 +193,7 @@ function readModuleDeclaration(ctx: Context, node: ts.ModuleDeclaration, exporte
     addDefinition(ctx, node, name, "namespace", exported);
     if (exported) addExport(ctx, { name: parts[0]!, kind: "named" });
   }
-  if (body && ts.isModuleBlock(body)) {
+  if (body && typescript.isModuleBlock(body)) {
     // Exports inside a namespace are the namespace's, not the file's.
     const exports = ctx.exports;
     ctx.exports = [];
@@ -190,7 +203,7 @@ function readModuleDeclaration(ctx: Context, node: ts.ModuleDeclaration, exporte
 }
 
 function moduleSpecifierOf(node: ts.Expression | undefined): string | undefined {
-  return node && ts.isStringLiteralLike(node) ? node.text : undefined;
+  return node && typescript.isStringLiteralLike(node) ? node.text : undefined;
 }
 
 function readImportDeclaration(ctx: Context, node: ts.ImportDeclaration): void {
@@ -204,7 +217,7 @@ function readImportDeclaration(ctx: Context, node: ts.ImportDeclaration): void {
     everyNameTyped = false;
   }
   const bindings = clause?.namedBindings;
-  if (bindings && ts.isNamespaceImport(bindings)) {
+  if (bindings && typescript.isNamespaceImport(bindings)) {
     names.push({ name: "*", alias: bindings.name.text });
     everyNameTyped = false;
   } else if (bindings) {
@@ -223,7 +236,7 @@ function readImportDeclaration(ctx: Context, node: ts.ImportDeclaration): void {
 }
 
 function readImportEquals(ctx: Context, node: ts.ImportEqualsDeclaration): void {
-  if (!ts.isExternalModuleReference(node.moduleReference)) return;
+  if (!typescript.isExternalModuleReference(node.moduleReference)) return;
   const specifier = moduleSpecifierOf(node.moduleReference.expression);
   if (specifier === undefined) return;
   ctx.imports.push({
@@ -244,7 +257,7 @@ function readExportDeclaration(ctx: Context, node: ts.ExportDeclaration): void {
     if (from !== undefined) addExport(ctx, { name: "*", kind: "star", from });
     names.push({ name: "*", alias: "*" });
     everyNameTyped = false;
-  } else if (ts.isNamespaceExport(clause)) {
+  } else if (typescript.isNamespaceExport(clause)) {
     const fact: ExportFact = { name: clause.name.text, kind: "named", local: "*" };
     if (from !== undefined) fact.from = from;
     addExport(ctx, fact);
@@ -276,18 +289,18 @@ function readExportDeclaration(ctx: Context, node: ts.ExportDeclaration): void {
 function readCallImports(ctx: Context): void {
   // Parents are not set (setParentNodes = false), so the walk carries them.
   const visit = (node: ts.Node, parent: ts.Node | undefined): void => {
-    if (ts.isCallExpression(node) && node.arguments.length >= 1) {
+    if (typescript.isCallExpression(node) && node.arguments.length >= 1) {
       const first = node.arguments[0]!;
-      const isImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
-      const isRequire = ts.isIdentifier(node.expression) && node.expression.text === "require" && node.arguments.length === 1;
-      if ((isImport || isRequire) && ts.isStringLiteral(first)) {
+      const isImport = node.expression.kind === typescript.SyntaxKind.ImportKeyword;
+      const isRequire = typescript.isIdentifier(node.expression) && node.expression.text === "require" && node.arguments.length === 1;
+      if ((isImport || isRequire) && typescript.isStringLiteral(first)) {
         const names: ImportedName[] = [];
-        if (isRequire && parent && ts.isVariableDeclaration(parent) && parent.initializer === node) {
-          if (ts.isIdentifier(parent.name)) names.push({ name: "*", alias: parent.name.text });
-          else if (ts.isObjectBindingPattern(parent.name)) {
+        if (isRequire && parent && typescript.isVariableDeclaration(parent) && parent.initializer === node) {
+          if (typescript.isIdentifier(parent.name)) names.push({ name: "*", alias: parent.name.text });
+          else if (typescript.isObjectBindingPattern(parent.name)) {
             for (const element of parent.name.elements) {
-              const key = nameText(element.propertyName) ?? (ts.isIdentifier(element.name) ? element.name.text : undefined);
-              if (key !== undefined && ts.isIdentifier(element.name)) names.push({ name: key, alias: element.name.text });
+              const key = nameText(element.propertyName) ?? (typescript.isIdentifier(element.name) ? element.name.text : undefined);
+              if (key !== undefined && typescript.isIdentifier(element.name)) names.push({ name: key, alias: element.name.text });
             }
           }
         }
@@ -300,7 +313,7 @@ function readCallImports(ctx: Context): void {
         });
       }
     }
-    ts.forEachChild(node, (child) => visit(child, node));
+    typescript.forEachChild(node, (child) => visit(child, node));
   };
   visit(ctx.sf, undefined);
 }
@@ -323,7 +336,8 @@ function readReferenceDirectives(ctx: Context): void {
  * readTypescriptFacts("src/a.ts", "export class A<in out T> {}").definitions[0] // { name: "A", kind: "class", exported: true, … }
  */
 export function readTypescriptFacts(path: string, text: string): TypescriptFacts {
-  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, scriptKindOf(path));
+  loadTypescript();
+  const sf = typescript.createSourceFile(path, text, typescript.ScriptTarget.Latest, false, scriptKindOf(path));
   const ctx: Context = { sf, text, definitions: [], imports: [], exports: [] };
   readStatements(ctx, sf.statements);
   if (text.includes("import(") || text.includes("require(")) readCallImports(ctx);
