@@ -3,7 +3,7 @@
  * header differs from the running code's (another package version, store
  * schema, or grammar query files) is rebuilt, never trusted.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { GRAMMARS } from "../parse/languages.js";
@@ -19,7 +19,7 @@ export interface StoreHeader {
   schema: number;
   /** The graph-retrieve package version. */
   version: string;
-  /** sha1 over the grammar package version and every query and keyword file the parser reads. */
+  /** sha1 over the grammar package version, every query and keyword file the parser reads, and the parse code. */
   grammars: string;
   /** The root's real path: a store folder serves one root. */
   root: string;
@@ -33,7 +33,7 @@ function packageVersion(): string {
   return (require("../../package.json") as { version: string }).version;
 }
 
-/** sha1 of what decides the parse: the grammar package's version and the query/keyword files, in table order. */
+/** sha1 of what decides the parse: the grammar package's version, the query/keyword files in table order, and the parse code itself. */
 function hashGrammars(): string {
   if (grammarsHash !== undefined) return grammarsHash;
   const dir = fileURLToPath(new URL("../../grammars/", import.meta.url));
@@ -51,6 +51,13 @@ function hashGrammars(): string {
       // a grammar package without a readable package.json: the query hashes still count
     }
     parts.push(`${name}@${version}`);
+  }
+  // the code that turns trees into facts: a change to it changes the facts even at the same version
+  for (const folder of ["../parse/", "../util/"]) {
+    const path = fileURLToPath(new URL(folder, import.meta.url));
+    for (const file of readdirSync(path).filter((f) => /\.(js|ts)$/.test(f) && !f.endsWith(".d.ts")).sort()) {
+      parts.push(`${folder}${file}:${hashContent(readFileSync(path + file))}`);
+    }
   }
   grammarsHash = hashContent(parts.join("\n"));
   return grammarsHash;
@@ -74,7 +81,7 @@ export function headerMismatch(found: unknown, expected: StoreHeader): string | 
   if (header.version !== expected.version || header.schema !== expected.schema) {
     return `it was written by graph-retrieve ${String(header.version)} (store schema ${String(header.schema)}), this is ${expected.version} (schema ${expected.schema})`;
   }
-  if (header.grammars !== expected.grammars) return "the grammar queries changed since it was written";
+  if (header.grammars !== expected.grammars) return "the grammar queries or the parser changed since it was written";
   if (header.root !== expected.root) return `it indexes another root (${String(header.root)})`;
   return undefined;
 }
