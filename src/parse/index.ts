@@ -22,10 +22,9 @@ export { GRAMMARS, LANGUAGES, isDeclarationPath, languageForPath, languageRowFor
 export type { GrammarRow, LanguageRow } from "./languages.js";
 export { grammarsDir, loadGrammar, loadLanguage, readKeywords, readQuerySource } from "./load-language.js";
 
-/** Estimated tokens of a text: characters / 4, rounded up. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
+import { estimateTokens } from "../util/tokens.js";
+
+export { estimateTokens };
 
 /** Line count of a text (a final newline does not start a line; an empty text has 0 lines). */
 export function countLines(text: string): number {

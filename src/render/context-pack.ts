@@ -17,6 +17,7 @@
  * still tried. Lines are never cut. The top file is always in the pack (if
  * need be with a shorter header, and at worst as a shortened list of names).
  */
+import { DEFAULT_BUDGET_TOKENS, estimateTokens } from "../util/tokens.js";
 import { UsageError } from "../errors.js";
 import type { CodeGraph } from "../graph/code-graph.js";
 import type { Definition, RetrievalResult, RetrievedFile } from "../types.js";
@@ -24,7 +25,7 @@ import { termsOf } from "../util/terms.js";
 import { CONTEXT_RELEVANCE, NEAR_RELEVANCE } from "./retrieval-subgraph.js";
 
 /** Default pack size, the same as the retrieval's default budget. */
-export const DEFAULT_PACK_BUDGET_TOKENS = 20_000;
+export const DEFAULT_PACK_BUDGET_TOKENS = DEFAULT_BUDGET_TOKENS;
 
 const MAX_LISTED = 8;
 const MAX_TASK_CHARS = 300;
@@ -43,10 +44,7 @@ export interface ContextPackOptions {
 /** How much of a file the pack shows. */
 export type PackForm = "whole" | "reduced" | "signatures" | "names";
 
-/** Estimated tokens of a text: characters / 4, rounded up (the same rule as the parse stage's). */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
+export { estimateTokens };
 
 /**
  * Control characters but tab and newline, and the bidi overrides, shown

@@ -4,6 +4,7 @@
  * REFINE finds nothing new to search. The result ranks every file ever
  * evaluated by its last relevance, the context (≥ 0.7) first.
  */
+import { DEFAULT_BUDGET_TOKENS } from "../util/tokens.js";
 import picomatch from "picomatch";
 import { UsageError } from "../errors.js";
 import type { CycleTrace, RetrievalResult, RetrievedFile, StrategyName } from "../types.js";
@@ -93,7 +94,7 @@ export interface RetrieveOptions {
 }
 
 export const DEFAULT_MAX_CYCLES = 3;
-export const DEFAULT_BUDGET_TOKENS = 20_000;
+export { DEFAULT_BUDGET_TOKENS };
 export const DEFAULT_MAX_RESULTS = 50;
 
 /** Validate the numeric options; a bad one is the caller's mistake. */
