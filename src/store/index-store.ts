@@ -6,7 +6,8 @@
  * On disk, in the store folder (and nowhere else):
  * - `index.json`: header, files (facts, size, mtime, hash, import targets),
  *   the resolution fingerprint and the key of the graph it produced;
- * - `graph.json`: header, that key, and the graphology export of the graph.
+ * - `graph.json`: header, that key, the graph (compact form, see
+ *   src/graph/serialize-graph.ts) and what each file's edges read.
  * Both are written whole to a temp file and renamed over the old one, so a
  * reader (or a second process indexing the same root) never sees a torn
  * file; a graph.json whose key is not the index's is ignored.
@@ -17,7 +18,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic, ParsedFile } from "../types.js";
-import { headerMismatch, type StoreHeader } from "./store-header.js";
+import { headerMismatch, PARSER_CHANGED, type StoreHeader } from "./store-header.js";
 import { writeFileAtomic } from "./write-atomic.js";
 
 export const INDEX_FILE = "index.json";
@@ -49,7 +50,7 @@ export interface IndexStore {
 export interface StoredGraph {
   header: StoreHeader;
   key: string;
-  /** `graph.export()` of the graphology graph. */
+  /** The graph in the compact form of src/graph/serialize-graph.ts (opaque to the store). */
   graph: unknown;
   /**
    * For the i-th file in path order, the indexes of the other files its
@@ -108,6 +109,8 @@ export async function loadIndexStore(dir: string, expected: StoreHeader): Promis
   if (json === undefined) return { store: emptyStore(expected), found: false };
   if (json instanceof Error) return { store: emptyStore(expected), warning: storeWarning(path, json.message), found: false };
   const mismatch = headerMismatch((json as { header?: unknown }).header, expected);
+  // only the parse code changed (development, or a run from the sources after one from dist/): rebuilt quietly
+  if (mismatch === PARSER_CHANGED) return { store: emptyStore(expected), found: false };
   if (mismatch) return { store: emptyStore(expected), warning: storeWarning(path, mismatch), found: false };
   const files = (json as { files?: unknown }).files;
   if (typeof files !== "object" || files === null || Array.isArray(files)) {

@@ -19,14 +19,21 @@ export interface StoreHeader {
   schema: number;
   /** The graph-retrieve package version. */
   version: string;
-  /** sha1 over the grammar package version, every query and keyword file the parser reads, and the parse code. */
+  /** sha1 over the grammar package version and every query and keyword file the parser reads. */
   grammars: string;
+  /**
+   * sha1 of the parse code (src|dist/parse, util). It changes without a
+   * version bump only in development, and differs between a run from the
+   * sources and one from dist/: the store is then rebuilt without a warning.
+   */
+  parser: string;
   /** The root's real path: a store folder serves one root. */
   root: string;
 }
 
 const require = createRequire(import.meta.url);
 let grammarsHash: string | undefined;
+let parserHash: string | undefined;
 
 /** The package version (src/store and dist/store both sit two levels below package.json). */
 function packageVersion(): string {
@@ -52,16 +59,26 @@ function hashGrammars(): string {
     }
     parts.push(`${name}@${version}`);
   }
-  // the code that turns trees into facts: a change to it changes the facts even at the same version
+  grammarsHash = hashContent(parts.join("\n"));
+  return grammarsHash;
+}
+
+/** sha1 of the code that turns trees into facts: a change to it changes the facts even at the same version. */
+function hashParser(): string {
+  if (parserHash !== undefined) return parserHash;
+  const parts: string[] = [];
   for (const folder of ["../parse/", "../util/"]) {
     const path = fileURLToPath(new URL(folder, import.meta.url));
     for (const file of readdirSync(path).filter((f) => /\.(js|ts)$/.test(f) && !f.endsWith(".d.ts")).sort()) {
       parts.push(`${folder}${file}:${hashContent(readFileSync(path + file))}`);
     }
   }
-  grammarsHash = hashContent(parts.join("\n"));
-  return grammarsHash;
+  parserHash = hashContent(parts.join("\n"));
+  return parserHash;
 }
+
+/** What {@link headerMismatch} says when only the parse code changed (the store is rebuilt quietly). */
+export const PARSER_CHANGED = "the parse code changed since it was written";
 
 /**
  * The header the running code writes and expects, for one root.
@@ -70,7 +87,7 @@ function hashGrammars(): string {
  * createStoreHeader("/home/me/app").schema // STORE_SCHEMA
  */
 export function createStoreHeader(realRoot: string): StoreHeader {
-  return { format: STORE_FORMAT, schema: STORE_SCHEMA, version: packageVersion(), grammars: hashGrammars(), root: realRoot };
+  return { format: STORE_FORMAT, schema: STORE_SCHEMA, version: packageVersion(), grammars: hashGrammars(), parser: hashParser(), root: realRoot };
 }
 
 /** Why a stored header is not the expected one, or undefined when it is. */
@@ -81,7 +98,8 @@ export function headerMismatch(found: unknown, expected: StoreHeader): string | 
   if (header.version !== expected.version || header.schema !== expected.schema) {
     return `it was written by graph-retrieve ${String(header.version)} (store schema ${String(header.schema)}), this is ${expected.version} (schema ${expected.schema})`;
   }
-  if (header.grammars !== expected.grammars) return "the grammar queries or the parser changed since it was written";
+  if (header.grammars !== expected.grammars) return "the grammar queries changed since it was written";
   if (header.root !== expected.root) return `it indexes another root (${String(header.root)})`;
+  if (header.parser !== expected.parser) return PARSER_CHANGED;
   return undefined;
 }

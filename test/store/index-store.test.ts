@@ -152,6 +152,18 @@ describe("persistent index", () => {
     expect(rebuilt.cache).toMatchObject({ found: false, parsed: rebuilt.stats.files, resolved: rebuilt.stats.files });
   });
 
+  it("store from other parse code (a build from the sources after one from dist/): rebuilt without a warning", async () => {
+    await buildGraph(root, { cacheDir });
+    const path = join(cacheDir, INDEX_FILE);
+    const store = JSON.parse(readFileSync(path, "utf8")) as { header: Record<string, unknown> };
+    store.header.parser = "0".repeat(40);
+    writeFileSync(path, JSON.stringify(store));
+    const rebuilt = await buildGraph(root, { cacheDir });
+    expect(rebuilt.diagnostics.filter((d) => d.message.startsWith("store:"))).toEqual([]);
+    expect(rebuilt.cache).toMatchObject({ found: false, parsed: rebuilt.stats.files, saved: true });
+    expect(comparable(rebuilt)).toEqual(await uncached(root));
+  });
+
   it("a tsconfig change re-resolves every file (paths aliases may now lead elsewhere)", async () => {
     await buildGraph(root, { cacheDir });
     const path = join(root, "tsconfig.json");
