@@ -32,6 +32,7 @@ export function releaseTree(tree: Parser.Tree): void {
 export interface ChosenTree {
   loaded: LoadedLanguage;
   tree: Parser.Tree;
+  /** 0 for a clean tree; else the ERROR nodes when two trees were compared, else at least 1. */
   errors: number;
 }
 
@@ -45,8 +46,10 @@ const JSX_HINT = /<[A-Z]|<\/|\/>/;
 export function parseWithFallback(language: LanguageId, text: string, jsxFallback?: LanguageId): ChosenTree {
   const loaded = loadLanguage(language);
   const tree = parseText(loaded.parser, text);
+  if (!tree.rootNode.hasError) return { loaded, tree, errors: 0 };
+  // the count matters only to choose between two trees; walking for ERROR nodes costs ~2 % of a parse
+  if (!jsxFallback || jsxFallback === language || !JSX_HINT.test(text)) return { loaded, tree, errors: 1 };
   const errors = countErrors(tree);
-  if (errors === 0 || !jsxFallback || jsxFallback === language || !JSX_HINT.test(text)) return { loaded, tree, errors };
   const other = loadLanguage(jsxFallback);
   const otherTree = parseText(other.parser, text);
   const otherErrors = countErrors(otherTree);

@@ -337,7 +337,16 @@ function readReferenceDirectives(ctx: Context): void {
  */
 export function readTypescriptFacts(path: string, text: string): TypescriptFacts {
   loadTypescript();
-  const sf = typescript.createSourceFile(path, text, typescript.ScriptTarget.Latest, false, scriptKindOf(path));
+  // JSDoc is not parsed: no fact reads it (doc comments come from the comment ranges), its diagnostics are
+  // not parseDiagnostics, and skipping it makes this parse ~30 % faster (same facts on 7,194 files of
+  // effect, rxjs, monaco-editor, date-fns and the fixtures)
+  const sf = typescript.createSourceFile(
+    path,
+    text,
+    { languageVersion: typescript.ScriptTarget.Latest, jsDocParsingMode: typescript.JSDocParsingMode.ParseNone },
+    false,
+    scriptKindOf(path),
+  );
   const ctx: Context = { sf, text, definitions: [], imports: [], exports: [] };
   readStatements(ctx, sf.statements);
   if (text.includes("import(") || text.includes("require(")) readCallImports(ctx);
