@@ -29,8 +29,9 @@ import {
 import type { Diagnostic, ImportFact, ParsedFile, ScanOptions, ScannedFile } from "../types.js";
 import { hashContent } from "../util/content-hash.js";
 import { byCodeUnit } from "../util/sort.js";
-import { assembleGraphWithReads, type AssembledGraph, type SerializedEdge } from "./assemble-graph.js";
-import { createEmptyGraph, type CacheStats, type CodeGraph, type EdgeKind, type Graph, type GraphStats } from "./code-graph.js";
+import { assembleGraphWithReads, type AssembledGraph } from "./assemble-graph.js";
+import type { CacheStats, CodeGraph, EdgeKind, Graph, GraphStats } from "./code-graph.js";
+import { compactEdges, isCompactGraph, restoreGraph, serializeGraph } from "./serialize-graph.js";
 
 export interface BuildGraphOptions extends ScanOptions {
   /** Called as files are parsed (or taken from the index): files done, files in all. */
@@ -231,13 +232,12 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
   const previousKey = loaded?.store.graphKey;
   if (cacheDir !== undefined && header && graphKey !== undefined && previousKey !== undefined) {
     const stored = await loadStoredGraph(cacheDir, header, previousKey);
-    if (stored && previousKey === graphKey) {
-      graph = createEmptyGraph();
-      graph.import(stored.graph as Parameters<Graph["import"]>[0]);
-    } else if (stored?.reads && stored.cyclesCut === 0 && hasSameFiles(previous, parsedFiles)) {
+    const compact = stored && isCompactGraph(stored.graph) ? stored.graph : undefined;
+    if (compact && previousKey === graphKey) {
+      graph = restoreGraph(compact);
+    } else if (compact && stored?.reads && stored.cyclesCut === 0 && hasSameFiles(previous, parsedFiles)) {
       const affected = affectedFiles(parsedFiles, entries, previous, stored.reads);
-      const edges = (stored.graph as { edges?: SerializedEdge[] }).edges;
-      const update = Array.isArray(edges) ? assembleGraphWithReads(parsedFiles, resolved, { edges, reads: stored.reads, affected }) : undefined;
+      const update = assembleGraphWithReads(parsedFiles, resolved, { edges: compactEdges(compact), reads: stored.reads, affected });
       // a re-export cycle among the recomputed files: the memo order matters, assemble in full
       if (update && update.cyclesCut === 0) {
         assembled = update;
@@ -271,7 +271,7 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
       };
       try {
         const storedGraph =
-          assembled && graphKey !== undefined ? { header, key: graphKey, graph: graph.export(), reads: assembled.reads, cyclesCut: assembled.cyclesCut } : undefined;
+          assembled && graphKey !== undefined ? { header, key: graphKey, graph: serializeGraph(graph), reads: assembled.reads, cyclesCut: assembled.cyclesCut } : undefined;
         await saveIndexStore(cacheDir, store, storedGraph);
         saved = true;
       } catch (error) {
