@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Speed benchmark: the persistent index against the parser's own speed and dependency-cruiser.
 //
-//   npm run bench:speed [-- --runs 10] [--package rxjs,effect,monaco] [--no-depcruise] [--synthetic-copies 2]
+//   npm run bench:speed [-- --runs 10] [--package rxjs,effect,monaco,date-fns] [--no-depcruise] [--synthetic-copies 2]
 //
 // Packages come from `npm pack` into .bench-cache/speed/<name> (pinned specs below). For each, measured in
 // this run, every figure from a fresh child process of a frozen copy of dist/ (see snapshot-build.mjs):
@@ -31,21 +31,37 @@ const DEPCRUISE_BIN = path.join(PROJECT_ROOT, "node_modules", "dependency-cruise
 const TIME_BIN = "/usr/bin/time";
 const CHILD_TIMEOUT_MS = 10 * 60 * 1000;
 
-/** Pinned: effect 3.x as in bench-graph (npm's latest is 4.x now); monaco-editor's esm/ tree is the ≥ 2k-file one. */
+/**
+ * Pinned: effect 3.x as in bench-graph (npm's latest is 4.x now). The ≥ 2k-file package is date-fns 4.1.0:
+ * its ESM .js and .d.ts files (2,5xx; the .cjs / .d.cts twins and the minified CDN bundles left out);
+ * monaco-editor's esm/ tree gives only 1,501 files after the scan.
+ */
 const PACKAGES = [
   { name: "rxjs", spec: "rxjs@7.8.1", dir: "src", task: "retry an observable with a delay after an error" },
   { name: "effect", spec: "effect@3.22.4", dir: "src", task: "add a timeout to a stream of effects" },
   { name: "monaco", spec: "monaco-editor@0.57.0", dir: "esm", task: "fold code regions in the editor" },
+  {
+    name: "date-fns",
+    spec: "date-fns@4.1.0",
+    dir: ".",
+    exclude: ["**/*.cjs", "**/*.d.cts", "**/*.min.js"],
+    depcruiseExclude: "[.](cjs|d[.]cts)$|[.]min[.]js$",
+    task: "add business days to a date skipping weekends",
+  },
 ];
+
+/** The scan options of a package: its folder, less its excluded globs. */
+const scanOptionsOf = (pkg) => ({ include: [pkg.dir === "." ? "**" : `${pkg.dir}/**`], exclude: pkg.exclude ?? [] });
+const scanArgs = (scan) => [...scan.include.flatMap((g) => ["--include", g]), ...scan.exclude.flatMap((g) => ["--exclude", g])];
 
 // ---------------------------------------------------------------- child modes
 
-async function rawChild(root, build, include) {
+async function rawChild(root, build, scanJson) {
   const dist = path.join(build, "dist");
   const { scanFiles } = await import(pathToFileURL(path.join(dist, "scan", "index.js")).href);
   const { loadLanguage } = await import(pathToFileURL(path.join(dist, "parse", "load-language.js")).href);
   const { parseText } = await import(pathToFileURL(path.join(dist, "parse", "parse-tree.js")).href);
-  const scan = await scanFiles(root, { include: [include] });
+  const scan = await scanFiles(root, JSON.parse(scanJson));
   const started = performance.now();
   let captures = 0;
   let bytes = 0;
@@ -61,9 +77,9 @@ async function rawChild(root, build, include) {
 }
 
 /** Our direct file → file import edges (facts resolved to a scanned file), from the built index. */
-async function edgesChild(root, build, include, cacheDir) {
+async function edgesChild(root, build, scanJson, cacheDir) {
   const { buildGraph } = await import(pathToFileURL(path.join(build, "dist", "index.js")).href);
-  const codeGraph = await buildGraph(root, { include: [include], cacheDir });
+  const codeGraph = await buildGraph(root, { ...JSON.parse(scanJson), cacheDir });
   const edges = new Set();
   codeGraph.graph.forEachEdge((_key, attributes, source, target) => {
     if ((attributes.kind === "import" || attributes.kind === "reexport") && !attributes.via && codeGraph.files.has(target)) edges.add(`${source}\u0000${target}`);
@@ -145,20 +161,20 @@ function ageTree(dir) {
 
 const cliPath = () => path.join(BUILD_COPY, "dist", "cli", "main.js");
 
-function indexArgs(root, include, cacheDir) {
-  return [cliPath(), "index", "--root", root, "--include", include, "--cache-dir", cacheDir, "--format", "json", "-q"];
+function indexArgs(root, scan, cacheDir) {
+  return [cliPath(), "index", "--root", root, ...scanArgs(scan), "--cache-dir", cacheDir, "--format", "json", "-q"];
 }
 
 // ---------------------------------------------------------------- measurements
 
 async function measurePackage(pkg, options) {
   const root = fetchPackage(pkg);
-  const include = `${pkg.dir}/**`;
+  const include = scanOptionsOf(pkg);
   const result = { spec: pkg.spec, include };
   const cacheDir = path.join(WORK, `${pkg.name}-index`);
   fs.rmSync(cacheDir, { recursive: true, force: true });
 
-  const raw = check(await runTimed(process.execPath, [fileURLToPath(import.meta.url), "--child", "raw", root, BUILD_COPY, include]), "raw parse");
+  const raw = check(await runTimed(process.execPath, [fileURLToPath(import.meta.url), "--child", "raw", root, BUILD_COPY, JSON.stringify(include)]), "raw parse");
   result.raw = JSON.parse(lastLine(raw.stdout));
   result.raw.wallSeconds = raw.seconds;
 
@@ -172,7 +188,7 @@ async function measurePackage(pkg, options) {
   const walls = [];
   for (let i = 0; i < options.runs; i++) {
     const query = check(
-      await runTimed(process.execPath, [cliPath(), pkg.task, "--root", root, "--include", include, "--cache-dir", cacheDir, "--format", "json", "-q"]),
+      await runTimed(process.execPath, [cliPath(), pkg.task, "--root", root, ...scanArgs(include), "--cache-dir", cacheDir, "--format", "json", "-q"]),
       "warm query",
     );
     walls.push(query.seconds);
@@ -189,7 +205,8 @@ async function measurePackage(pkg, options) {
   ageTree(copy);
   check(await runTimed(process.execPath, indexArgs(copy, include, copyIndex)), "index of the copy");
   const victim = coldSummary.files > 0 ? findLargestTs(path.join(copy, pkg.dir)) : null;
-  fs.appendFileSync(victim, "\nexport function benchEditedLater(): number { return 42; }\n");
+  // valid in .js and .ts alike: a type annotation in a .js file would send it to the TypeScript fallback
+  fs.appendFileSync(victim, "\nexport function benchEditedLater() { return 42; }\n");
   const edit = check(await runTimed(process.execPath, indexArgs(copy, include, copyIndex)), "edit refresh");
   result.edit = { file: path.relative(copy, victim), wallSeconds: edit.seconds, ...JSON.parse(lastLine(edit.stdout)) };
 
@@ -197,6 +214,7 @@ async function measurePackage(pkg, options) {
     const out = path.join(WORK, `${pkg.name}.depcruise.json`);
     const args = [DEPCRUISE_BIN, pkg.dir, "--no-config", "--output-type", "json", "--output-to", out, "--do-not-follow", "node_modules", "--progress", "none", "--ts-pre-compilation-deps"];
     if (fs.existsSync(path.join(root, "tsconfig.json"))) args.push("--ts-config", "tsconfig.json");
+    if (pkg.depcruiseExclude) args.push("--exclude", pkg.depcruiseExclude);
     const dc = await runTimed(process.execPath, args, { cwd: root });
     if (dc.code === 0) {
       result.depcruise = { wallSeconds: dc.seconds, rssMb: dc.rssMb, ...compareEdges(out, await ourEdges(root, include, cacheDir), pkg.dir) };
@@ -209,7 +227,7 @@ function findLargestTs(dir) {
   let best = null;
   let size = -1;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !/\.(ts|js)$/.test(entry.name) || entry.name.endsWith(".d.ts")) continue;
+    if (!entry.isFile() || !/\.(ts|js)$/.test(entry.name) || entry.name.endsWith(".d.ts") || entry.name.endsWith(".min.js")) continue;
     const full = path.join(entry.parentPath, entry.name);
     const s = fs.statSync(full).size;
     if (s > size && s < 200_000) [best, size] = [full, s];
@@ -218,20 +236,24 @@ function findLargestTs(dir) {
 }
 
 async function ourEdges(root, include, cacheDir) {
-  const run = check(await runTimed(process.execPath, [fileURLToPath(import.meta.url), "--child", "edges", root, BUILD_COPY, include, cacheDir]), "edges");
+  const run = check(await runTimed(process.execPath, [fileURLToPath(import.meta.url), "--child", "edges", root, BUILD_COPY, JSON.stringify(include), cacheDir]), "edges");
   return new Set(JSON.parse(lastLine(run.stdout)).edges);
 }
 
 function compareEdges(depcruiseJson, ours, dir) {
   const json = JSON.parse(fs.readFileSync(depcruiseJson, "utf8"));
-  const inDir = (p) => p.startsWith(`${dir}/`);
+  const inDir = (p) => dir === "." || p.startsWith(`${dir}/`);
   const files = new Set(json.modules.map((m) => m.source).filter(inDir));
   const theirs = new Set();
   for (const module of json.modules) {
     if (!inDir(module.source)) continue;
     for (const dep of module.dependencies) if (!dep.couldNotResolve && !dep.coreModule && files.has(dep.resolved)) theirs.add(`${module.source}\u0000${dep.resolved}`);
   }
-  const both = [...theirs].filter((k) => ours.has(k)).length;
+  // TypeScript's resolution takes a .js specifier to its .d.ts twin where dependency-cruiser takes the .js file
+  // (date-fns ships both): compare with every .d.ts target named as its .js twin
+  const twin = (key) => key.replace(/\.d\.ts$/, ".js");
+  const oursByTwin = new Set([...ours].map(twin));
+  const both = [...theirs].filter((k) => ours.has(k) || oursByTwin.has(twin(k))).length;
   return { edgesOurs: ours.size, edgesTheirs: theirs.size, edgesBoth: both, bothOverTheirs: theirs.size ? both / theirs.size : null };
 }
 
@@ -244,9 +266,10 @@ async function measureSynthetic(pkg, copies) {
   fs.rmSync(index, { recursive: true, force: true });
   for (let i = 0; i < copies; i++) fs.cpSync(path.join(root, pkg.dir), path.join(tree, `copy${i}`, pkg.dir), { recursive: true });
   ageTree(tree);
-  const cold = check(await runTimed(process.execPath, indexArgs(tree, "**", index)), "synthetic cold index");
+  const scan = { include: ["**"], exclude: pkg.exclude ?? [] };
+  const cold = check(await runTimed(process.execPath, indexArgs(tree, scan, index)), "synthetic cold index");
   const summary = JSON.parse(lastLine(cold.stdout));
-  const warm = check(await runTimed(process.execPath, indexArgs(tree, "**", index)), "synthetic warm index");
+  const warm = check(await runTimed(process.execPath, indexArgs(tree, scan, index)), "synthetic warm index");
   const perFile = cold.seconds / summary.files;
   fs.rmSync(tree, { recursive: true, force: true });
   return { copies, files: summary.files, coldSeconds: cold.seconds, rssMb: cold.rssMb, warmSeconds: warm.seconds, extrapolated20kSeconds: perFile * 20_000 };
@@ -303,7 +326,7 @@ function parseArgs(argv) {
     else if (arg === "--no-depcruise") options.depcruise = false;
     else if (arg === "--synthetic-copies") options.syntheticCopies = Math.max(0, Number.parseInt(argv[++i], 10) || 0);
     else {
-      process.stderr.write(`bench-speed: unknown argument ${arg} (usage: node scripts/bench-speed.mjs [--runs N] [--package rxjs,effect,monaco] [--no-depcruise] [--synthetic-copies N])\n`);
+      process.stderr.write(`bench-speed: unknown argument ${arg} (usage: node scripts/bench-speed.mjs [--runs N] [--package rxjs,effect,monaco,date-fns] [--no-depcruise] [--synthetic-copies N])\n`);
       process.exit(2);
     }
   }
