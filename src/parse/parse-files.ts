@@ -34,6 +34,8 @@ export interface ParseFilesOptions {
   workers: number;
   /** Called after each file. */
   onParsed?: (outcome: ParseOutcome) => void;
+  /** With workers: this thread parses too, taking the smallest files left while the workers take the largest. */
+  helpInThread?: boolean;
 }
 
 /** Jobs each worker holds at once: one parsing, one waiting, so it never idles on a round trip. */
@@ -155,6 +157,19 @@ function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions,
       }
     };
 
+    if (options.helpInThread) {
+      void (async () => {
+        try {
+          // one file at a time, from the small end; each read yields, so the workers' replies are handled between
+          while (queue.length > 0 && !settled) {
+            const index = queue.pop() as number;
+            record(index, await parseJobInThread(jobs[index] as ParseJob));
+          }
+        } catch (error) {
+          finish(error);
+        }
+      })();
+    }
     for (let n = 0; n < count; n++) {
       const worker = new Worker(url);
       const inFlight = new Set<number>();

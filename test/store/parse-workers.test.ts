@@ -42,6 +42,19 @@ describe("parallel parsing", () => {
     expect(comparable(parallel)).toEqual(comparable(serial));
   });
 
+  it("this thread helping one worker parses rxjs exactly like this thread alone, and the default build uses it", async () => {
+    const root = join(REPO_ROOT, "node_modules", "rxjs");
+    const jobs = await jobsOf(root, ["src/**"]);
+    let reported = 0;
+    const helped = await parseFiles(jobs, { workers: 1, helpInThread: true, onParsed: () => reported++ });
+    expect(reported).toBe(jobs.length);
+    expect(helped).toEqual(await parseFiles(jobs, { workers: 0 }));
+    const byDefault = await buildGraph(root, { include: ["src/**"] });
+    const threads = chooseParseWorkers(jobs.length, 0);
+    expect(byDefault.cache?.workers).toBe(threads > 1 ? threads - 1 : threads); // one thread is this one
+    expect(comparable(byDefault)).toEqual(comparable(await buildGraph(root, { include: ["src/**"], workers: 0 })));
+  });
+
   it("an unreadable file is an outcome with its error code, on workers too", async () => {
     const jobs: ParseJob[] = [
       { path: "gone.ts", absPath: join(REPO_ROOT, "fixtures", "no-such-file.ts"), language: "typescript", isDeclaration: false },
