@@ -7,6 +7,7 @@
  */
 import { posix } from "node:path";
 import type { Diagnostic } from "../types.js";
+import { foldersOf } from "../util/folders.js";
 import type { RootHost } from "./root-host.js";
 import { findSourceForBuildOutput, findSourceFileOrIndex } from "./source-twins.js";
 
@@ -45,17 +46,9 @@ export function findWorkspacePackages(
   filePaths: readonly string[],
   host: Pick<RootHost, "fileExists" | "readFile">,
 ): { packages: Map<string, WorkspacePackage>; diagnostics: Diagnostic[] } {
-  const dirs = new Set<string>([""]);
-  for (const file of filePaths) {
-    let dir = posix.dirname(file);
-    while (dir !== "." && dir !== "" && !dirs.has(dir)) {
-      dirs.add(dir);
-      dir = posix.dirname(dir);
-    }
-  }
   const packages = new Map<string, WorkspacePackage>();
   const diagnostics: Diagnostic[] = [];
-  for (const dir of [...dirs].sort()) {
+  for (const dir of foldersOf(filePaths)) {
     if (dir.split("/").includes("node_modules")) continue;
     const manifestPath = dir === "" ? "package.json" : `${dir}/package.json`;
     const absPath = `${root}/${manifestPath}`;

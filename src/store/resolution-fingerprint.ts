@@ -10,8 +10,9 @@
  * `extends` target with another name or outside those folders.
  */
 import { readdir, readFile } from "node:fs/promises";
-import { join, posix } from "node:path";
+import { join } from "node:path";
 import { hashContent } from "../util/content-hash.js";
+import { foldersOf } from "../util/folders.js";
 
 const CONFIG_NAME = /^(?:(?:ts|js)config.*\.json|package\.json)$/i;
 
@@ -23,17 +24,8 @@ const CONFIG_NAME = /^(?:(?:ts|js)config.*\.json|package\.json)$/i;
  * // add a tsconfig "paths" entry → a different fingerprint
  */
 export async function resolutionFingerprint(realRoot: string, filePaths: readonly string[]): Promise<string> {
-  const dirs = new Set<string>([""]);
-  for (const file of filePaths) {
-    let dir = posix.dirname(file);
-    while (dir !== "." && dir !== "" && !dirs.has(dir)) {
-      dirs.add(dir);
-      dir = posix.dirname(dir);
-    }
-  }
   const parts: string[] = [`files ${filePaths.length}`, ...filePaths];
-  const sortedDirs = [...dirs].sort();
-  const configs = await Promise.all(sortedDirs.map((dir) => configsIn(realRoot, dir)));
+  const configs = await Promise.all(foldersOf(filePaths).map((dir) => configsIn(realRoot, dir)));
   for (const list of configs) parts.push(...list);
   return hashContent(parts.join("\n"));
 }
