@@ -19,7 +19,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic, ParsedFile } from "../types.js";
 import { headerMismatch, PARSER_CHANGED, type StoreHeader } from "./store-header.js";
-import { writeFileAtomic } from "./write-atomic.js";
+import { removeStaleTempFiles, writeFileAtomic } from "./write-atomic.js";
 
 export const INDEX_FILE = "index.json";
 export const GRAPH_FILE = "graph.json";
@@ -135,9 +135,11 @@ export async function loadStoredGraph(dir: string, expected: StoreHeader, key: s
 
 /**
  * Write the store folder: graph.json first, then index.json, each
- * atomically (temp file + rename).
+ * atomically (temp file + rename), after clearing temp files a killed
+ * writer left behind.
  */
 export async function saveIndexStore(dir: string, store: IndexStore, graph?: StoredGraph): Promise<void> {
+  await removeStaleTempFiles(dir);
   if (graph) await writeFileAtomic(join(dir, GRAPH_FILE), JSON.stringify(graph));
   await writeFileAtomic(join(dir, INDEX_FILE), JSON.stringify(store));
 }

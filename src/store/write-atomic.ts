@@ -1,6 +1,6 @@
 /** Atomic file writes: a temp file in the same folder, then a rename over the target. */
 import { randomBytes } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -22,4 +22,38 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
     await rm(temp, { force: true });
     throw error;
   }
+}
+
+/** A temp file this old is left over from a writer that was killed (a live write takes seconds at most). */
+export const STALE_TEMP_MS = 10 * 60 * 1000;
+
+/**
+ * Remove temp files that killed writers left in `dir` (only ours:
+ * `.<name>.<pid>.<hex>.tmp`, and only when older than {@link STALE_TEMP_MS},
+ * so a concurrent writer's file is never touched). Failures are ignored:
+ * a leftover wastes disk, it never tears the store.
+ *
+ * @example
+ * await removeStaleTempFiles("/home/me/.cache/graph-retrieve/3f1c");
+ */
+export async function removeStaleTempFiles(dir: string, now = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!/^\..+\.\d+\.[0-9a-f]{8}\.tmp$/.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      if (now - (await stat(path)).mtimeMs < STALE_TEMP_MS) continue;
+      await rm(path, { force: true });
+      removed.push(name);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
 }
