@@ -4,13 +4,12 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run-cli.js";
 import type { GraphJson } from "../../src/index.js";
+import { REPO_ROOT } from "../support/fixtures.js";
+import { runCliInProcess } from "../support/run-cli.js";
 
-const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 interface Run {
@@ -22,15 +21,8 @@ interface Run {
 }
 
 async function cli(...argv: string[]): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    cwd: REPO_ROOT,
-    isStderrTty: false,
-  });
-  return { code, stdout, stderr, errLines: stderr.split("\n").filter((line) => line !== "") };
+  const run = await runCliInProcess(argv);
+  return { ...run, errLines: run.stderr.split("\n").filter((line) => line !== "") };
 }
 
 function hasDot(): boolean {

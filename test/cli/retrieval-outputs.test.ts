@@ -4,25 +4,16 @@
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run-cli.js";
+import { REPO_ROOT } from "../support/fixtures.js";
+import { runCliInProcess, type CliRun } from "../support/run-cli.js";
 
-const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const TASK = "Add rate limiting to the API endpoints";
 const GATEWAY = ["--root", "fixtures/api-gateway", "-q"];
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    cwd: REPO_ROOT,
-    isStderrTty: false,
-  });
-  return { code, stdout, stderr };
+function cli(...argv: string[]): Promise<CliRun> {
+  return runCliInProcess(argv);
 }
 
 function scratch(): string {

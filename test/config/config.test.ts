@@ -6,13 +6,12 @@
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run-cli.js";
+import { REPO_ROOT } from "../support/fixtures.js";
+import { runCliInProcess } from "../support/run-cli.js";
 import { checkConfig, configToRetrieveOptions, loadConfig, type GraphJson, type RetrievalResult } from "../../src/index.js";
 
-const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const FIXTURE = join(REPO_ROOT, "fixtures", "auth-service");
 const TASK = "Fix the authentication token expiry bug";
 const ALLOWED = "allowed: include, exclude, maxCycles, budget, strategy, thesaurus, glossary";
@@ -38,14 +37,7 @@ function makeRoot(setup: { file?: unknown; fileText?: string; packageKey?: unkno
 }
 
 async function cli(...argv: string[]): Promise<{ code: number; stdout: string; errLines: string[] }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    cwd: REPO_ROOT,
-    isStderrTty: false,
-  });
+  const { code, stdout, stderr } = await runCliInProcess(argv);
   return { code, stdout, errLines: stderr.split("\n").filter((line) => line !== "") };
 }
 
