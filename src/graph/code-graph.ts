@@ -121,10 +121,6 @@ export function symbolId(file: string, name: string): string {
   return `${file}#${name}`;
 }
 
-export function packageId(name: string): string {
-  return `pkg:${name}`;
-}
-
 export function edgeKey(kind: EdgeKind, source: string, target: string): string {
   return `${kind}:${source}->${target}`;
 }

@@ -314,14 +314,6 @@ export function nudgeTowardBest(
   }
 }
 
-/**
- * Soft coverage: for each task concept, how strongly a file matches it
- * against the candidate that matches it best, weighted by the concept's
- * weight; in [0, 1]. The file that names a concept best scores 1 on it.
- */
-export function conceptStrengths(candidates: readonly Candidate[], query: CycleQuery, exponent = 1): Map<string, number> {
-  return strengthsOf(conceptContributions(candidates, query), query, exponent);
-}
 
 /** Per file, what each task concept contributes to its lexical score; and each concept's best contribution. */
 export interface ConceptContributions {
@@ -347,6 +339,11 @@ export function conceptContributions(candidates: readonly Candidate[], query: Cy
   return { perFile, best };
 }
 
+/**
+ * Soft coverage: for each task concept, how strongly a file matches it
+ * against the candidate that matches it best, weighted by the concept's
+ * weight; in [0, 1]. The file that names a concept best scores 1 on it.
+ */
 function strengthsOf(contributions: ConceptContributions, query: CycleQuery, exponent: number): Map<string, number> {
   let total = 0;
   for (const weight of query.concepts.values()) total += weight;

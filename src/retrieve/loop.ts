@@ -5,7 +5,7 @@
  * evaluated by its last relevance, the context (≥ 0.7) first.
  */
 import { DEFAULT_BUDGET_TOKENS } from "../util/tokens.js";
-import picomatch from "picomatch";
+import { createPathFilter } from "../scan/path-filter.js";
 import { UsageError } from "../errors.js";
 import type { CycleTrace, RetrievalResult, RetrievedFile, StrategyName } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
@@ -112,11 +112,10 @@ export function checkRetrieveOptions(options: RetrieveOptions): void {
   }
 }
 
-/** The caller's include/exclude globs as one path test. */
-export function createPathFilter(include?: string[], exclude?: string[]): (path: string) => boolean {
-  const included = include && include.length > 0 ? picomatch(include, { dot: true }) : undefined;
-  const excluded = exclude && exclude.length > 0 ? picomatch(exclude, { dot: true }) : undefined;
-  return (path) => (!included || included(path)) && !(excluded && excluded(path));
+/** The caller's include/exclude globs as one path test (the scan's own glob rules). */
+export function createPathTest(include?: string[], exclude?: string[]): (path: string) => boolean {
+  const filter = createPathFilter({ include, exclude });
+  return (path) => filter.isIncluded(path) && !filter.isExcluded(path);
 }
 
 function mentionsTests(query: CycleQuery): boolean {
@@ -174,7 +173,7 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
   if (options.expandQuery) taskQuery = await options.expandQuery(taskQuery);
   const synonyms = (terms: string[]) => expandWithThesaurus(terms, thesaurus);
   let query = createInitialQuery(context.index, taskQuery, synonyms, (terms) => thesaurusPhrasesIn(terms, thesaurus));
-  const isAllowed = createPathFilter(options.include, options.exclude);
+  const isAllowed = createPathTest(options.include, options.exclude);
   const excludeTests = !mentionsTests(query);
 
   const latest = new Map<string, Evaluation>();

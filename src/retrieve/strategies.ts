@@ -10,7 +10,7 @@ import type { CycleTrace, RetrievalResult, StrategyName } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { dispatch } from "./dispatch.js";
 import { relevanceOfRatio, DEFAULT_EVALUATE, type Evaluation } from "./evaluate.js";
-import { assembleResult, createPathFilter, type LoopInput } from "./loop.js";
+import { assembleResult, createPathTest, type LoopInput } from "./loop.js";
 import { extendGlossary, parseTask } from "./query.js";
 import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
 import { scoreBm25f, type Bm25fParameters } from "./signals/bm25f.js";
@@ -74,7 +74,7 @@ export async function runBaselineStrategy(
     concepts: new Map(),
     newTerms: new Set(),
   };
-  const isAllowed = createPathFilter(input.options.include, input.options.exclude);
+  const isAllowed = createPathTest(input.options.include, input.options.exclude);
   const weighted = query.keywords.map((k) => ({ term: k.term, weight: k.weight }));
   const keywords = query.keywords.map((k) => k.term);
   let evaluations: Evaluation[];
