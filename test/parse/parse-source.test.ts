@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { countLines, estimateTokens, parseSource } from "../../src/parse/index.js";
+import { countLines, estimateTokens, MAX_FALLBACK_NESTING, nestingDepthOf, parseSource } from "../../src/parse/index.js";
 import type { ImportFact, ParsedFile } from "../../src/types.js";
 
 function ts(text: string, path = "src/a.ts"): ParsedFile {
@@ -392,5 +392,22 @@ describe("large input", () => {
     expect(last.startLine).toBe(parsed.lines);
     expect(last.doc).toBe(`Function number ${count - 1}: é😀`);
     expect(parsed.references.find((r) => r.name === "dep")).toEqual({ name: "dep", kind: "call", count });
+  });
+});
+
+describe("nesting too deep for TypeScript's parser", () => {
+  test("is measured from the text alone, brackets and chained arrows", () => {
+    expect(nestingDepthOf("f([{ a: () => () => 1 }])")).toBe(5);
+    expect(nestingDepthOf("const a = () => 1;\nconst b = () => 2;\n")).toBe(1);
+    expect(nestingDepthOf(`x = ${"[".repeat(300)}`)).toBeGreaterThan(MAX_FALLBACK_NESTING);
+    expect(nestingDepthOf(`x = ${"() => ".repeat(300)}1`)).toBeGreaterThan(MAX_FALLBACK_NESTING);
+  });
+
+  test("gives the same facts every time: the fallback is skipped by the text, not by the stack left", () => {
+    const text = `export class Queue {}\nexport const f = ${"() => ".repeat(2000)}1 [[\n`;
+    const first = parseSource("src/deep.ts", text, "typescript");
+    const again = parseSource("src/deep.ts", text, "typescript");
+    expect(again).toEqual(first);
+    expect(first.definitions.map((d) => d.name)).toContain("Queue");
   });
 });
