@@ -1,6 +1,5 @@
 import { resolve } from "node:path";
-import { UsageError, type StrategyName } from "../index.js";
-import { serveStdio } from "../mcp/serve-stdio.js";
+import { UsageError, serveMcp, type StrategyName } from "../index.js";
 import { cacheDirOption } from "./cache-options.js";
 import { VERSION } from "./help.js";
 import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
@@ -32,6 +31,6 @@ export async function runMcpCommand(values: CliValues, extra: string[], io: CliI
     cacheDir: cacheDirOption(values, io, values.root ?? "."),
   };
   const log = values.quiet ? () => undefined : (line: string) => io.stderr(`${line}\n`);
-  await serveStdio({ root: resolve(io.cwd, values.root ?? "."), flags, version: VERSION, log });
+  await serveMcp({ root: resolve(io.cwd, values.root ?? "."), flags, version: VERSION, log });
   return EXIT_OK;
 }

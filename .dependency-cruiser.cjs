@@ -1,0 +1,61 @@
+/**
+ * The pipeline's layering, as data (STYLE.md §1). Data flows one way:
+ * scan → parse → resolve → graph (→ store) → retrieve → render; cli/ and
+ * mcp/ are faces over src/index.ts and nothing else. parse/languages.ts is
+ * the extension table every stage may read. Checked by
+ * test/layering.test.ts; by hand: `npx depcruise src --config .dependency-cruiser.cjs`.
+ */
+const LATER = {
+  scan: ["resolve", "graph", "store", "retrieve", "render", "cli", "mcp", "config"],
+  parse: ["scan", "resolve", "graph", "store", "retrieve", "render", "cli", "mcp", "config"],
+  resolve: ["parse", "graph", "store", "retrieve", "render", "cli", "mcp", "config"],
+  graph: ["retrieve", "render", "cli", "mcp", "config"],
+  store: ["graph", "resolve", "retrieve", "render", "cli", "mcp", "config"],
+  retrieve: ["parse", "resolve", "store", "render", "cli", "mcp", "config"],
+  render: ["scan", "parse", "resolve", "store", "cli", "mcp", "config"],
+};
+
+module.exports = {
+  forbidden: [
+    {
+      name: "cli-to-main-only",
+      comment: "cli/ touches argv, stdout and exit codes, and uses the library only through src/index.ts",
+      severity: "error",
+      from: { path: "^src/cli/" },
+      to: { path: "^src/", pathNot: ["^src/cli/", "^src/index\\.ts$"] },
+    },
+    {
+      name: "mcp-to-main-only",
+      comment: "mcp/ is a second face over src/index.ts, like cli/",
+      severity: "error",
+      from: { path: "^src/mcp/" },
+      to: { path: "^src/", pathNot: ["^src/mcp/", "^src/index\\.ts$"] },
+    },
+    ...Object.entries(LATER).map(([stage, later]) => ({
+      name: `${stage}-flows-one-way`,
+      comment: `${stage}/ hands plain data on; it never imports a later stage or a face`,
+      severity: "error",
+      from: { path: `^src/${stage}/` },
+      to: { path: `^src/(${later.join("|")})/` },
+    })),
+    {
+      name: "parse-table-only",
+      comment: "scan/ and store/ read the language table of parse/, not the parser",
+      severity: "error",
+      from: { path: "^src/(scan|store)/" },
+      to: { path: "^src/parse/", pathNot: "^src/parse/languages\\.ts$" },
+    },
+    {
+      name: "parsers-stay-in-parse-and-resolve",
+      comment: "no tree-sitter node or ts-morph object leaves parse/ or resolve/",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(parse|resolve)/" },
+      to: { path: "node_modules/(tree-sitter|tree-sitter-typescript|ts-morph|typescript)/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+  },
+};
