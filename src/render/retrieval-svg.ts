@@ -2,10 +2,12 @@
  * The retrieval picture as SVG without a Graphviz install: the DOT of
  * {@link renderDot} laid out by @viz-js/viz, Graphviz compiled to
  * WebAssembly (chosen over @hpcc-js/wasm-graphviz by measurement: faster to
- * load and render, less memory; README "Pictures and packs"). The WASM module loads
- * once per process; no file or network I/O.
+ * load and render, less memory; README "Pictures and packs"). The package
+ * is imported, and its WASM module compiled, on the first render only (every
+ * other command would pay ~15 ms to load it); once per process; no file or
+ * network I/O.
  */
-import { instance, type Viz } from "@viz-js/viz";
+import type { Viz } from "@viz-js/viz";
 import { GraphRetrieveError } from "../errors.js";
 import type { CodeGraph } from "../graph/code-graph.js";
 import type { RetrievalResult } from "../types.js";
@@ -14,7 +16,7 @@ import { renderDot, type RenderDotOptions } from "./retrieval-dot.js";
 let loading: Promise<Viz> | undefined;
 
 function loadViz(): Promise<Viz> {
-  loading ??= instance();
+  loading ??= import("@viz-js/viz").then(({ instance }) => instance());
   return loading;
 }
 
