@@ -5,7 +5,7 @@
  * offset and line of the repaired tree is one of the original text, which
  * the facts are then read from.
  *
- * The gaps (each row of `GRAMMAR_GAPS`):
+ * The gaps (the words each rule looks for are in `GRAMMAR_GAPS`):
  * - variance modifiers on type parameters, `interface A<in out T>`: blanked;
  * - `export type * from "./x"` and `export type * as X from "./x"`: the
  *   `type` blanked (the caller marks the re-export type-only);
