@@ -49,7 +49,8 @@ interface MemoEntry {
  * file recomputes only the edges of the files that looked at it.
  */
 export class ExportIndex {
-  private readonly memo = new Map<string, MemoEntry>();
+  /** file → name → lookup (two levels: no key string to build on each of the ~200k lookups of effect) */
+  private readonly memo = new Map<string, Map<string, MemoEntry>>();
   /** How many times a lookup met a (file, name) already on its way: a re-export cycle. */
   private cycleCuts = 0;
   /** Read sets of the lookups in progress, innermost last; the first is the caller's (beginReads). */
@@ -84,13 +85,15 @@ export class ExportIndex {
   }
 
   /** The file and local name that define `name` as exported by `file`, or undefined when unknown. */
-  origin(file: string, name: string, seen: Set<string> = new Set()): ExportOrigin | undefined {
-    const key = `${file}\u0000${name}`;
-    const cached = this.memo.get(key);
+  origin(file: string, name: string, seen?: Set<string>): ExportOrigin | undefined {
+    const cached = this.memo.get(file)?.get(name);
     if (cached !== undefined) {
       this.noteReads(cached.reads);
       return cached.origin ?? undefined;
     }
+    // the lookups on the way, made only on a miss (a hit is most lookups)
+    seen ??= new Set();
+    const key = `${file}\u0000${name}`;
     if (seen.has(key)) {
       this.cycleCuts++; // re-export cycle
       return undefined;
@@ -105,8 +108,27 @@ export class ExportIndex {
     this.noteReads(reads);
     // A miss reached by cutting a cycle short is not final: the call on the cycle goes on to
     // its other re-exports, which this one never tried. Only such a miss at the outermost call is.
-    if (found || isOutermost || this.cycleCuts === cutsBefore) this.memo.set(key, { origin: found ?? null, reads });
+    if (found || isOutermost || this.cycleCuts === cutsBefore) {
+      // fetched again: a lookup on the way may have made this file's map
+      let byName = this.memo.get(file);
+      if (byName === undefined) this.memo.set(file, (byName = new Map()));
+      byName.set(name, { origin: found ?? null, reads });
+    }
     return found;
+  }
+
+  /**
+   * False when `file` cannot export `name` at all (no export, re-export or
+   * star re-export that could give it): {@link origin} would miss, reading
+   * only `file`, which this notes as read. True when a lookup is needed.
+   * Most of a file's references are locals, asked of every namespace it
+   * imports: ~200k lookups on effect, nearly all such misses.
+   */
+  mayExport(file: string, name: string): boolean {
+    const shape = this.shapeOf(file);
+    if (shape && (shape.localOf.has(name) || shape.reexported.has(name) || (shape.stars.length > 0 && name !== "default"))) return true;
+    this.reading.at(-1)?.add(file);
+    return false;
   }
 
   /** Add a lookup's reads to the enclosing one's (when reads are being recorded). */
@@ -434,13 +456,16 @@ function addFileEdges(graph: Graph, file: ParsedFile, targets: ReadonlyArray<str
     }
   }
 
-  // references edges: file → the symbol it uses
+  // references edges: file → the symbol it uses; each namespace asked once (a lookup is pure: asking the
+  // same one again gives the same answer and reads, and effect's files name a namespace many times)
   const ownNames = new Set(file.definitions.map((d) => d.name));
+  const namespaces = [...new Set(namespaceTargets)];
   for (const ref of file.references) {
     let symbol = bindings.get(ref.name);
     if (!symbol && ownNames.has(ref.name)) continue; // a use of its own definition
     if (!symbol && (ref.kind === "member-call" || ref.kind === "identifier" || ref.kind === "type")) {
-      for (const ns of namespaceTargets) {
+      for (const ns of namespaces) {
+        if (!exportIndex.mayExport(ns, ref.name)) continue;
         const origin = exportIndex.origin(ns, ref.name);
         if (origin && origin.name !== "*") {
           symbol = symbolId(origin.file, origin.name);

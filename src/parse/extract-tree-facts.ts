@@ -69,12 +69,17 @@ function bump(counts: Map<string, number>, name: string, by: number): void {
   counts.set(name, (counts.get(name) ?? 0) + by);
 }
 
-/** Read every fact of a tree with the language's compiled query; `keywords` are never identifiers. */
+/**
+ * Read every fact of a tree with the language's compiled query; `keywords`
+ * are never identifiers. `typeOnlyExportStarts`: export statements whose
+ * `type` keyword the tree does not hold (see parse/repair-grammar-gaps.ts).
+ */
 export function extractTreeFacts(
   tree: Parser.Tree,
   query: Parser.Query,
   text: string,
   keywords: ReadonlySet<string>,
+  typeOnlyExportStarts?: ReadonlySet<number>,
 ): TreeFacts {
   const tally = createReferenceTally();
   const candidates = new Map<number, DefinitionCapture>();
@@ -180,6 +185,7 @@ export function extractTreeFacts(
     if (!index.topLevel.has(statement.startIndex)) continue;
     const facts = readExportStatement(statement, text);
     exports.push(...facts.exports);
+    if (facts.reexport && typeOnlyExportStarts?.has(statement.startIndex)) facts.reexport.typeOnly = true;
     if (facts.reexport) imports.push(facts.reexport);
   }
   const sortedComments = sortCommentSpans(comments);

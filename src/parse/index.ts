@@ -115,7 +115,7 @@ function readTypescriptFactsWithinStack(path: string, text: string): ReturnType<
  */
 export function parseSource(path: string, text: string, language: LanguageId, isDeclaration = false): ParsedFile {
   const chosen = parseWithFallback(language, text, languageRowForPath(path)?.jsxFallback);
-  const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text, chosen.loaded.keywords);
+  const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text, chosen.loaded.keywords, chosen.repaired?.typeOnlyExportStarts);
   releaseTree(chosen.tree);
   let hasSyntaxErrors = false;
 
@@ -124,7 +124,7 @@ export function parseSource(path: string, text: string, language: LanguageId, is
     // The TypeScript parser recovers better: its imports and exports are the
     // truth, and its definitions complete tree-sitter's. The file has syntax
     // errors only when TypeScript agrees: tree-sitter-typescript 0.23 also
-    // trips on valid code (`<in out T>`, `export type * from`).
+    // trips on valid code the repairs of parse/repair-grammar-gaps.ts miss.
     const fromTypescript = readTypescriptFactsWithinStack(path, text);
     if (fromTypescript) {
       imports = fromTypescript.imports;

@@ -42,6 +42,13 @@ export interface GrammarRow {
   queryFiles: readonly string[];
   /** Word list (relative to grammars/, one a line, `#` comments) never counted as identifiers. */
   keywordsFile: string;
+  /**
+   * True when a text this grammar finds errors in is tried again with the
+   * valid TypeScript it does not know repaired (see parse/repair-grammar-gaps.ts)
+   * before the TypeScript parser is asked. Off for JSX: its text is not
+   * tokenized like code.
+   */
+  repairsGrammarGaps: boolean;
 }
 
 /** Grammar and query files of each language. */
@@ -52,6 +59,7 @@ export const GRAMMARS: Readonly<Record<LanguageId, GrammarRow>> = {
     grammarExport: "typescript",
     queryFiles: ["typescript/tags.scm", "typescript/imports.scm"],
     keywordsFile: "typescript/keywords.txt",
+    repairsGrammarGaps: true,
   },
   tsx: {
     grammarDir: "tsx",
@@ -59,6 +67,7 @@ export const GRAMMARS: Readonly<Record<LanguageId, GrammarRow>> = {
     grammarExport: "tsx",
     queryFiles: ["typescript/tags.scm", "typescript/imports.scm", "tsx/jsx.scm"],
     keywordsFile: "typescript/keywords.txt",
+    repairsGrammarGaps: false,
   },
 };
 

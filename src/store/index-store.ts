@@ -13,8 +13,14 @@
  * file; a graph.json whose key is not the index's is ignored.
  * JSON, not v8.serialize: on effect's 363 files (6.0 MB of facts) reading
  * back takes 174 ms for JSON.parse vs 181 ms for v8.deserialize, and JSON
- * stays readable.
+ * stays readable. ASCII JSON: characters past U+007F are written as `\uXXXX`
+ * escapes, so the file reads back as a one-byte string (latin1, no UTF-8
+ * decoding) and JSON.parse makes one-byte strings of it; one `┌` in a doc
+ * comment made V8 hold the whole 6 MB text, and every string parsed from
+ * it, in two bytes a character. A file with other bytes (written before) is
+ * read as UTF-8.
  */
+import { isAscii } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic, ParsedFile } from "../types.js";
@@ -79,7 +85,8 @@ function emptyStore(header: StoreHeader): IndexStore {
 async function readJson(path: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    const bytes = await readFile(path);
+    text = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return new Error(`cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"})`);
@@ -133,6 +140,19 @@ export async function loadStoredGraph(dir: string, expected: StoreHeader, key: s
   return stored as StoredGraph;
 }
 
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+/**
+ * JSON text in ASCII: every character past U+007F as a `\uXXXX` escape (one
+ * UTF-16 code unit each, so JSON.parse gives back the same string).
+ *
+ * @example
+ * toAsciiJson({ doc: "┌ é" }) // '{"doc":"\\u250c \\u00e9"}'
+ */
+export function toAsciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /**
  * Write the store folder: graph.json first, then index.json, each
  * atomically (temp file + rename), after clearing temp files a killed
@@ -140,6 +160,6 @@ export async function loadStoredGraph(dir: string, expected: StoreHeader, key: s
  */
 export async function saveIndexStore(dir: string, store: IndexStore, graph?: StoredGraph): Promise<void> {
   await removeStaleTempFiles(dir);
-  if (graph) await writeFileAtomic(join(dir, GRAPH_FILE), JSON.stringify(graph));
-  await writeFileAtomic(join(dir, INDEX_FILE), JSON.stringify(store));
+  if (graph) await writeFileAtomic(join(dir, GRAPH_FILE), toAsciiJson(graph));
+  await writeFileAtomic(join(dir, INDEX_FILE), toAsciiJson(store));
 }

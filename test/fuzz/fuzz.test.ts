@@ -51,6 +51,7 @@ const PIECES = [
   "\u0000", "\u2028", "\u2029", "\ufeff", "\u202e", "\ud800", "\udc00", "🔥", "👩‍💻", "é", "中文", "\u0301",
   "import ", "export ", "export * from './x';", "export default ", "from \"../../../../etc/passwd\"", "require(\"/etc/passwd\")",
   "import(\"", "class ", "function ", "interface ", "type T = ", "enum ", "namespace ", "declare module \"m\" {",
+  "<in out T>", "<out ", "export type * from './y';", "\n  <A>(", "\\`",
   "<div>", "</div>", "/>", "/// <reference path=\"../../../x\" />\n", "@decorator ", "async ", "await ", "yield ",
   "constructor", "__proto__", "prototype", "hasOwnProperty", "toString",
 ];

@@ -74,6 +74,31 @@ describe("assembleGraphWithReads", () => {
     expect(updated?.reads).toEqual(assembleGraphWithReads(after, resolvedOf(after)).reads);
   });
 
+  it("a name a namespace import does not give yet still makes the namespace a read: the file's edges follow when it is added", () => {
+    const namespace: ImportFact = { specifier: "./lib", kind: "static", names: [{ name: "*", alias: "NS" }], typeOnly: false, line: 1 };
+    const project = (libDefines: string[]): ParsedFile[] => [
+      { ...file("lib.ts", { defines: libDefines }) },
+      {
+        ...file("user.ts", { imports: [namespace] }),
+        references: [
+          { name: "later", kind: "member-call", count: 2 },
+          { name: "local", kind: "identifier", count: 3 },
+        ],
+      },
+    ];
+    const resolved = (files: readonly ParsedFile[]): ResolvedImports => new Map(files.map((f) => [f.path, f.path === "user.ts" ? ["lib.ts"] : []]));
+    const before = project(["now"]);
+    const old = assembleGraphWithReads(before, resolved(before));
+    expect(old.graph.outEdges("user.ts").filter((e) => e.startsWith("references:"))).toEqual([]);
+    // paths in order: lib user; no lookup found anything, yet user's references read lib
+    expect(old.reads).toEqual([[], [0]]);
+    const after = project(["now", "later"]);
+    const edges = (old.graph.export().edges as unknown as SerializedEdge[]).map((e) => JSON.parse(JSON.stringify(e)) as SerializedEdge);
+    const updated = assembleGraphWithReads(after, resolved(after), { edges, reads: old.reads, affected: new Set(["lib.ts", "user.ts"]) });
+    expect(updated?.graph.getEdgeAttribute("references:user.ts->lib.ts#later", "count")).toBe(2);
+    expect(JSON.stringify(updated?.graph.export())).toBe(JSON.stringify(assembleGraph(after, resolved(after)).export()));
+  });
+
   it("keeps the unaffected files' edges, packages included, in their order", () => {
     const files = project([]);
     const old = assembleGraphWithReads(files, resolvedOf(files));

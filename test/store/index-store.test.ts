@@ -72,6 +72,25 @@ describe("persistent index", () => {
     expect(comparable(warm)).toEqual(await uncached(root));
   });
 
+  it("text past ASCII (doc comments, names) is stored as \\u escapes and reads back the same; a store in raw UTF-8 still loads", async () => {
+    writeFileSync(join(root, "src/unicode.ts"), "/** Préfixe ┌─── 中文 😀 */\nexport const café = \"naïve ☕\";\n");
+    await buildGraph(root, { cacheDir });
+    const stored = readFileSync(join(cacheDir, INDEX_FILE));
+    expect(stored.every((byte) => byte < 0x80)).toBe(true);
+    expect(readFileSync(join(cacheDir, GRAPH_FILE)).every((byte) => byte < 0x80)).toBe(true);
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.cache).toMatchObject({ found: true, parsed: 0, graphReused: true });
+    expect(warm.files.get("src/unicode.ts")?.definitions[0]).toMatchObject({ name: "café", doc: "Préfixe ┌─── 中文 😀" });
+    expect(comparable(warm)).toEqual(await uncached(root));
+    // an index written before, with the characters as UTF-8 bytes
+    writeFileSync(join(cacheDir, INDEX_FILE), JSON.stringify(JSON.parse(stored.toString("latin1"))));
+    expect(readFileSync(join(cacheDir, INDEX_FILE)).some((byte) => byte >= 0x80)).toBe(true);
+    const again = await buildGraph(root, { cacheDir });
+    expect(again.cache).toMatchObject({ found: true, parsed: 0 });
+    expect(again.diagnostics.filter((d) => d.message.startsWith("store:"))).toEqual([]);
+    expect(comparable(again)).toEqual(await uncached(root));
+  });
+
   it("a touched file with the same bytes is re-hashed, not re-parsed", async () => {
     await buildGraph(root, { cacheDir });
     ageTree(join(root, "src/models"), 60); // another mtime, same content
