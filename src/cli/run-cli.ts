@@ -4,7 +4,7 @@
  * through src/index.ts.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { GraphRetrieveError, isKnownError, UsageError } from "../index.js";
+import { GraphRetrieveError, isKnownError, stopParseWorkers, UsageError } from "../index.js";
 import { runGraphCommand } from "./graph-command.js";
 import { runIndexCommand } from "./index-command.js";
 import { runRetrieveCommand } from "./retrieve-command.js";
@@ -109,7 +109,11 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
     if (isKnownError(error)) {
       io.stderr(`${oneLine(error.message)}\n`);
       const code = error.code === "usage" ? EXIT_USAGE : EXIT_FAILURE;
-      if (error.code === "timeout") io.exit?.(code);
+      if (error.code === "timeout") {
+        // parse workers are stopped between files first: one ended inside tree-sitter's parser aborts the process
+        await stopParseWorkers();
+        io.exit?.(code);
+      }
       return code;
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -115,6 +115,43 @@ async function parseInThread(jobs: readonly ParseJob[], options: ParseFilesOptio
   return outcomes;
 }
 
+/** The pools now parsing, each with its stop: see {@link stopParseWorkers}. */
+const runningPools = new Set<() => Promise<void>>();
+
+/**
+ * Stop every parse worker of this process between two files, for a caller
+ * that must end early (the CLI's --timeout): no job is handed out any more,
+ * a job a worker holds is finished and its reply dropped, then the idle
+ * worker is terminated, and the pools' parseFiles calls reject. A worker
+ * must never be terminated inside tree-sitter's native parser: the parser
+ * reads the text through a JavaScript callback, which fails in a
+ * terminating thread and aborts the whole process. Resolves when every
+ * worker has exited, or after `graceMs` when one is still busy (a
+ * pathological file can hold a parse for minutes).
+ *
+ * @example
+ * await stopParseWorkers(); // then exiting the process is safe
+ */
+export async function stopParseWorkers(graceMs = 10_000): Promise<void> {
+  const stops = [...runningPools].map((stop) => stop());
+  if (stops.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs);
+    timer.unref();
+  });
+  await Promise.race([Promise.all(stops), grace]);
+  clearTimeout(timer);
+}
+
+/** The error a stopped pool's parseFiles rejects with. */
+export class ParseStoppedError extends Error {
+  constructor() {
+    super("parsing was stopped (stopParseWorkers) before every file was parsed");
+    this.name = "ParseStoppedError";
+  }
+}
+
 /**
  * A pool of `options.workers` threads pulling jobs from one queue. A worker
  * that fails (cannot start, crashes) hands its jobs back to the queue; when
@@ -129,18 +166,32 @@ function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions,
   const count = Math.min(options.workers, Math.ceil(jobs.length / JOBS_IN_FLIGHT));
 
   return new Promise<ParseOutcome[]>((resolvePool, rejectPool) => {
-    const workers = new Set<Worker>();
+    const workers = new Map<Worker, Set<number>>();
+    const exited = new Map<Worker, Promise<void>>();
     let settled = false;
+    let stopping = false;
     const finish = (error?: unknown) => {
       if (settled) return;
       settled = true;
-      for (const worker of workers) void worker.terminate();
+      runningPools.delete(stop);
+      for (const worker of workers.keys()) void worker.terminate();
       workers.clear();
       if (error) rejectPool(error);
       else resolvePool(outcomes as ParseOutcome[]);
     };
+    // between files only: a worker holding a job is terminated when its reply comes back
+    const stop = async () => {
+      if (settled) return;
+      stopping = true;
+      queue.length = 0;
+      const waits = [...exited.values()];
+      for (const [worker, inFlight] of workers) if (inFlight.size === 0) void worker.terminate();
+      await Promise.all(waits);
+      finish(new ParseStoppedError());
+    };
+    runningPools.add(stop);
     const record = (index: number, outcome: ParseOutcome) => {
-      if (outcomes[index] !== undefined) return;
+      if (outcomes[index] !== undefined || stopping) return;
       outcomes[index] = outcome;
       options.onParsed?.(outcome);
       remaining--;
@@ -173,7 +224,8 @@ function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions,
     for (let n = 0; n < count; n++) {
       const worker = new Worker(url);
       const inFlight = new Set<number>();
-      workers.add(worker);
+      workers.set(worker, inFlight);
+      exited.set(worker, new Promise<void>((resolveExit) => worker.once("exit", () => resolveExit())));
       const feed = () => {
         while (inFlight.size < JOBS_IN_FLIGHT && queue.length > 0) {
           const index = queue.shift() as number;
@@ -183,16 +235,20 @@ function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions,
       };
       worker.on("message", (reply: WorkerReply) => {
         inFlight.delete(reply.id);
+        if (stopping) {
+          if (inFlight.size === 0) void worker.terminate();
+          return;
+        }
         record(reply.id, reply.outcome);
         feed();
       });
       worker.on("error", () => {
         // give its jobs back; the last worker gone leaves the rest to this thread
-        queue.unshift(...inFlight);
+        if (!stopping) queue.unshift(...inFlight);
         inFlight.clear();
         workers.delete(worker);
         void worker.terminate();
-        if (workers.size === 0 && !settled) void drainInThread();
+        if (workers.size === 0 && !settled && !stopping) void drainInThread();
       });
       feed();
     }

@@ -2,7 +2,7 @@
  * --timeout bounds the whole run (in-process and as the built bin), and a
  * 20k-file tree builds under a 512 MB heap.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GraphJson } from "../../src/index.js";
@@ -11,6 +11,7 @@ import { cli, expectOrderly, isolateUserCache, makeTmp, removeTmp, spawnCli } fr
 const TIMEOUT_LINE = /^graph-retrieve: timed out after 1 s \(raise --timeout/;
 
 let slowRoot: string;
+let pooledRoot: string;
 
 let cacheHome: string;
 
@@ -24,7 +25,17 @@ beforeAll(() => {
   }
 });
 
+beforeAll(() => {
+  // over 200 files, so parse workers run: 240 files of 1,500-deep literals, several seconds of parsing in all
+  pooledRoot = makeTmp("pooled");
+  mkdirSync(join(pooledRoot, "src"));
+  for (let i = 0; i < 240; i++) {
+    writeFileSync(join(pooledRoot, "src", `nested${i}.ts`), `export const nested${i} = ${"{ a: ".repeat(1500)}${i}${" }".repeat(1500)};\n`);
+  }
+});
+
 afterAll(() => {
+  removeTmp(pooledRoot);
   removeTmp(slowRoot);
   removeTmp(cacheHome);
 });
@@ -46,6 +57,16 @@ describe("--timeout SECONDS", () => {
     expect(run.stdout).toBe("");
     expect(run.errLines).toEqual([expect.stringMatching(TIMEOUT_LINE)]);
     expect(run.millis).toBeLessThan(8_000);
+  });
+
+  it("the built bin, parse workers busy: the workers are stopped between files, so the process exits 1 with one line, never aborted, and writes no index", async () => {
+    const cacheDir = join(makeTmp("pooled-cache"), "index");
+    const run = await spawnCli(["index", "--root", pooledRoot, "--cache-dir", cacheDir, "--timeout", "1"], { killAfterMs: 60_000 });
+    expect(run.signal).toBeNull();
+    expect(run.stderr).not.toMatch(/terminate called|Napi::Error|Aborted/);
+    expect(run.code).toBe(1);
+    expect(run.errLines).toEqual([expect.stringMatching(TIMEOUT_LINE)]);
+    expect(existsSync(cacheDir)).toBe(false);
   });
 
   it("a run that finishes in time is unchanged, and the process does not wait for the timer", async () => {

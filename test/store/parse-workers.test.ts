@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
 import { chooseParseWorkers } from "../../src/graph/build-graph.js";
-import { parseFiles, parseWorkerUrl, type ParseJob } from "../../src/parse/parse-files.js";
+import { ParseStoppedError, parseFiles, parseWorkerUrl, stopParseWorkers, type ParseJob } from "../../src/parse/parse-files.js";
 import { scanFiles } from "../../src/scan/index.js";
 import { REPO_ROOT, comparable } from "./helpers.js";
 
@@ -53,6 +53,28 @@ describe("parallel parsing", () => {
     const threads = chooseParseWorkers(jobs.length, 0);
     expect(byDefault.cache?.workers).toBe(threads > 1 ? threads - 1 : threads); // one thread is this one
     expect(comparable(byDefault)).toEqual(comparable(await buildGraph(root, { include: ["src/**"], workers: 0 })));
+  });
+
+  it("stopParseWorkers stops a running pool between files: its parseFiles rejects, no outcome comes after the stop, nothing runs on", async () => {
+    const root = join(REPO_ROOT, "node_modules", "rxjs");
+    const jobs = await jobsOf(root, ["src/**"]);
+    let reported = 0;
+    let stopped: Promise<void> | undefined;
+    let afterStop = 0;
+    const parsing = parseFiles(jobs, {
+      workers: 2,
+      onParsed: () => {
+        if (stopped) afterStop++;
+        if (++reported === 10) stopped = stopParseWorkers();
+      },
+    });
+    await expect(parsing).rejects.toBeInstanceOf(ParseStoppedError);
+    await stopped;
+    expect(reported).toBe(10);
+    expect(afterStop).toBe(0);
+    // nothing is left to stop, and a new pool runs as usual
+    await stopParseWorkers();
+    expect(await parseFiles(jobs.slice(0, 4), { workers: 2 })).toEqual(await parseFiles(jobs.slice(0, 4), { workers: 0 }));
   });
 
   it("an unreadable file is an outcome with its error code, on workers too", async () => {
