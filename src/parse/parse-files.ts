@@ -180,15 +180,16 @@ function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions,
       else resolvePool(outcomes as ParseOutcome[]);
     };
     // between files only: a worker holding a job is terminated when its reply comes back
-    const stop = async () => {
+    const windDown = async (error: unknown) => {
       if (settled) return;
       stopping = true;
       queue.length = 0;
       const waits = [...exited.values()];
       for (const [worker, inFlight] of workers) if (inFlight.size === 0) void worker.terminate();
       await Promise.all(waits);
-      finish(new ParseStoppedError());
+      finish(error);
     };
+    const stop = () => windDown(new ParseStoppedError());
     runningPools.add(stop);
     const record = (index: number, outcome: ParseOutcome) => {
       if (outcomes[index] !== undefined || stopping) return;
@@ -204,7 +205,7 @@ function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions,
           record(index, await parseJobInThread(jobs[index] as ParseJob));
         }
       } catch (error) {
-        finish(error);
+        void windDown(error);
       }
     };
 
@@ -217,7 +218,7 @@ function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions,
             record(index, await parseJobInThread(jobs[index] as ParseJob));
           }
         } catch (error) {
-          finish(error);
+          void windDown(error);
         }
       })();
     }
