@@ -9,7 +9,7 @@
  * mapped to its sources → external package → unresolved.
  */
 import { posix } from "node:path";
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import type { Diagnostic, ImportKind, Resolution } from "../types.js";
 import { createConfigLoader, type ResolverConfig } from "./load-tsconfig.js";
 import { builtinNameOf, isRelativeSpecifier, packageNameOf, packageNameOfNodeModulesPath } from "./package-name.js";

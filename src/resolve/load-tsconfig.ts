@@ -4,7 +4,7 @@
  * through the root-restricted host. Problems become diagnostics.
  */
 import { posix } from "node:path";
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import type { Diagnostic } from "../types.js";
 import type { RootHost } from "./root-host.js";
 

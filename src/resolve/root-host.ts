@@ -12,7 +12,7 @@
  */
 import fs from "node:fs";
 import { posix } from "node:path";
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 
 /** The host handed to `ts.resolveModuleName` and `ts.parseJsonConfigFileContent`. */
 export interface RootHost extends ts.ParseConfigHost {
