@@ -60,8 +60,6 @@ export interface EvaluateParameters {
   conceptStrength: number;
   /** Exponent on a file's strength in a concept against the best file's (below 1: a fair match counts more). */
   conceptExponent: number;
-  /** Size prior on relevance: mix × (1 + mixSizeWeight × ln(tokens / the codebase's median)); larger files are changed more often. */
-  mixSizeWeight: number;
 }
 
 export const DEFAULT_EVALUATE: EvaluateParameters = {
@@ -84,7 +82,6 @@ export const DEFAULT_EVALUATE: EvaluateParameters = {
   namedConceptShare: 0.5,
   conceptStrength: 1,
   conceptExponent: 0.7,
-  mixSizeWeight: 0.01,
 };
 
 export interface Evaluation {
@@ -217,7 +214,7 @@ export function evaluate(
     hardCoverage.set(candidate.path, query.concepts.size > 0 ? coverage : 1);
     const blended = (1 - parameters.conceptStrength) * coverage + parameters.conceptStrength * (strengths.get(candidate.path) ?? 0);
     const mix = query.concepts.size > 0 ? parameters.strengthWeight * ratio + (1 - parameters.strengthWeight) * blended : ratio;
-    mixes.set(candidate.path, mix * (1 + parameters.mixSizeWeight * Math.log((1 + candidate.file.tokens) / context.index.medianTokens)));
+    mixes.set(candidate.path, mix);
   }
   const { boosted, via } = boostLinkedFiles(context, mixes, hardCoverage, parameters);
   joinNamedFiles(context, candidates, contributions, query, boosted, via, parameters);

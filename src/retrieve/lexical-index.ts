@@ -39,8 +39,6 @@ export interface LexicalIndex {
   /** Term → number of files holding it in code (names, definitions, identifiers; not comments or strings). */
   codeFrequency: Map<string, number>;
   averageLengths: Record<Field, number>;
-  /** The median file size in tokens: what a file's size is measured against. */
-  medianTokens: number;
 }
 
 const TEST_PATH = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|stories|bench)\.[cm]?[jt]sx?$/i;
@@ -132,7 +130,5 @@ export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
   const n = Math.max(1, files.length);
   const averageLengths = {} as Record<Field, number>;
   for (const field of FIELDS) averageLengths[field] = Math.max(1, totals[field] / n);
-  const sizes = files.map((f) => f.tokens).sort((a, b) => a - b);
-  const medianTokens = Math.max(1, sizes[Math.floor((sizes.length - 1) / 2)] ?? 1);
-  return { files, byPath: new Map(files.map((f) => [f.path, f])), documentFrequency, codeFrequency, averageLengths, medianTokens };
+  return { files, byPath: new Map(files.map((f) => [f.path, f])), documentFrequency, codeFrequency, averageLengths };
 }
