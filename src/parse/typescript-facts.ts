@@ -285,7 +285,7 @@ function readExportDeclaration(ctx: Context, node: ts.ExportDeclaration): void {
   });
 }
 
-/** `import("x")` and `require("x")` anywhere in the file. */
+/** `import("x")` and `require("x")` anywhere in the file, and `import("x")` types. */
 function readCallImports(ctx: Context): void {
   // Parents are not set (setParentNodes = false), so the walk carries them.
   const visit = (node: ts.Node, parent: ts.Node | undefined): void => {
@@ -312,6 +312,10 @@ function readCallImports(ctx: Context): void {
           line: lineOf(ctx, node.getStart(ctx.sf)),
         });
       }
+    }
+    // `import("x").T` in a type: an import of x, as tree-sitter reads it on a clean file (a dynamic import)
+    if (typescript.isImportTypeNode(node) && typescript.isLiteralTypeNode(node.argument) && typescript.isStringLiteral(node.argument.literal)) {
+      ctx.imports.push({ specifier: node.argument.literal.text, kind: "dynamic", names: [], typeOnly: false, line: lineOf(ctx, node.getStart(ctx.sf)) });
     }
     typescript.forEachChild(node, (child) => visit(child, node));
   };

@@ -67,6 +67,16 @@ describe("imports", () => {
     expect(broken.hasSyntaxErrors).toBe(true);
     expect(broken.imports).toEqual(clean.imports);
   });
+
+  test("an import type, `import(\"x\").T`, is an import of x on both parsers (dependency-cruiser's type-import)", () => {
+    // tree-sitter reads `import("./a").B` as a dynamic import; with type arguments after it, `.T<A>`, it
+    // errs and the TypeScript parser reads the file (date-fns's .d.ts files), which must find the same
+    const clean = ts(`type T = import("./a").B;\nexport declare const f: typeof import("./c");\n`);
+    const fallback = ts(`type T = import("./a").B<string>;\nexport declare const f: typeof import("./c");\n`);
+    expect(clean.imports.map((i) => [i.specifier, i.kind, i.line])).toEqual([["./a", "dynamic", 1], ["./c", "dynamic", 2]]);
+    expect(fallback.hasSyntaxErrors).toBe(false);
+    expect(fallback.imports).toEqual(clean.imports);
+  });
 });
 
 describe("exports", () => {
