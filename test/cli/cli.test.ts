@@ -3,7 +3,7 @@
  * stderr), plus one run of the real bin built by test/global-setup.ts.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { GraphJson } from "../../src/index.js";
@@ -152,5 +152,18 @@ describe("the built bin", () => {
     expect(usage.status).toBe(2);
     expect(usage.stdout).toBe("");
     expect(usage.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+  });
+
+  it("the README's quick start: `npx graph-retrieve \"…\"` in the project runs the built bin itself (executable, shebang)", () => {
+    const main = join(REPO_ROOT, "dist", "cli", "main.js");
+    expect(statSync(main).mode & 0o111).toBe(0o111);
+    const run = spawnSync("npx", ["--no-install", "graph-retrieve", "Fix the authentication token expiry bug", "--root", "fixtures/auth-service", "--format", "json", "-q", "--no-cache"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const result = JSON.parse(run.stdout) as { files: Array<{ path: string; relevance: number }> };
+    expect(result.files.filter((f) => f.relevance >= 0.7).map((f) => f.path)).toContain("src/auth/auth.ts");
   });
 });
