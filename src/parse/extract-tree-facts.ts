@@ -72,7 +72,9 @@ function bump(counts: Map<string, number>, name: string, by: number): void {
 /**
  * Read every fact of a tree with the language's compiled query; `keywords`
  * are never identifiers. `typeOnlyExportStarts`: export statements whose
- * `type` keyword the tree does not hold (see parse/repair-grammar-gaps.ts).
+ * `type` keyword the tree does not hold; `blankedSpans`: text a repair
+ * blanked in the tree, never read for identifiers (an import type's
+ * `import("./x").`, whose path is no name); see parse/repair-grammar-gaps.ts.
  */
 export function extractTreeFacts(
   tree: Parser.Tree,
@@ -80,6 +82,7 @@ export function extractTreeFacts(
   text: string,
   keywords: ReadonlySet<string>,
   typeOnlyExportStarts?: ReadonlySet<number>,
+  blankedSpans: ReadonlyArray<{ start: number; end: number }> = [],
 ): TreeFacts {
   const tally = createReferenceTally();
   const candidates = new Map<number, DefinitionCapture>();
@@ -89,8 +92,8 @@ export function extractTreeFacts(
   const exports: ExportFact[] = [];
   const comments: CommentSpans = { starts: [], ends: [] };
   const exportStatements: Parser.SyntaxNode[] = [];
-  const skipStarts: number[] = [];
-  const skipEnds: number[] = [];
+  const skipStarts: number[] = blankedSpans.map((span) => span.start);
+  const skipEnds: number[] = blankedSpans.map((span) => span.end);
 
   for (const match of query.matches(tree.rootNode)) {
     let outer: Parser.SyntaxNode | undefined;

@@ -10,12 +10,13 @@
  * parsed.imports[0]?.specifier // "./jwt"
  * parsed.definitions[0]?.name  // "issue"
  */
-import type { LanguageId, ParsedFile } from "../types.js";
+import type { ImportFact, LanguageId, ParsedFile } from "../types.js";
 import { buildVocabulary } from "./build-vocabulary.js";
 import { extractTreeFacts } from "./extract-tree-facts.js";
 import { languageRowForPath } from "./languages.js";
 import { dedupeExports, markLocalExports, mergeDefinitions, sortDefinitions } from "./merge-facts.js";
 import { parseWithFallback, releaseTree } from "./parse-tree.js";
+import type { BlankedImportType } from "./repair-grammar-gaps.js";
 import { readTypescriptFacts } from "./typescript-facts.js";
 
 export { GRAMMARS, LANGUAGES, isDeclarationPath, languageForPath, languageRowForPath } from "./languages.js";
@@ -101,6 +102,23 @@ function readTypescriptFactsWithinStack(path: string, text: string): ReturnType<
 }
 
 /**
+ * The imports of a repaired tree with the import types the repair blanked
+ * (`import("./x").T<A>`) put back, as tree-sitter reads an import type
+ * without type arguments: a dynamic import of x; in line order.
+ */
+function withImportTypes(imports: readonly ImportFact[], importTypes: readonly BlankedImportType[], text: string): ImportFact[] {
+  let line = 1;
+  let from = 0;
+  const added: ImportFact[] = importTypes.map(({ specifier, start }) => {
+    for (let i = text.indexOf("\n", from); i !== -1 && i < start; i = text.indexOf("\n", i + 1)) line++;
+    from = start;
+    return { specifier, kind: "dynamic", names: [], typeOnly: false, line };
+  });
+  // stable: the tree's own order stays within a line
+  return [...imports, ...added].sort((a, b) => a.line - b.line);
+}
+
+/**
  * Parse one file. Pure and synchronous; the parser and query of each
  * language are created on first use and reused.
  *
@@ -115,11 +133,14 @@ function readTypescriptFactsWithinStack(path: string, text: string): ReturnType<
  */
 export function parseSource(path: string, text: string, language: LanguageId, isDeclaration = false): ParsedFile {
   const chosen = parseWithFallback(language, text, languageRowForPath(path)?.jsxFallback);
-  const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text, chosen.loaded.keywords, chosen.repaired?.typeOnlyExportStarts);
+  const blankedImports = chosen.repaired?.repairs.filter((r) => r.rule === "import-type-generic");
+  const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text, chosen.loaded.keywords, chosen.repaired?.typeOnlyExportStarts, blankedImports);
   releaseTree(chosen.tree);
   let hasSyntaxErrors = false;
 
   let { definitions, imports, exports } = facts;
+  const importTypes = chosen.repaired?.importTypes ?? [];
+  if (importTypes.length > 0) imports = withImportTypes(imports, importTypes, text);
   if (chosen.errors > 0) {
     // The TypeScript parser recovers better: its imports and exports are the
     // truth, and its definitions complete tree-sitter's. The file has syntax

@@ -17,6 +17,12 @@
  *   interface body, or a `{` where a type may start (after `:`, `=`, `|`,
  *   `&`, `<`, `,`, `(`, `[`, `=>`, `?`); never in a block after `)`, a name
  *   or a keyword, where `a⏎  < b` is a comparison;
+ * - an import type with type arguments, `import("./x").T<A>` (date-fns's
+ *   declaration files): tree-sitter reads `import("./x").T` as a member
+ *   expression, which cannot take type arguments. `import("./x").` is
+ *   blanked, leaving the generic type `T<A>`, and the import of `./x` is
+ *   handed to the caller, which adds it to the facts as tree-sitter gives an
+ *   import type without type arguments (a dynamic import);
  * - an escape in a template literal type (`` `a \`b\`` ``): tree-sitter's
  *   template_literal_type has no escape sequences. Escapes in every template
  *   literal are blanked: a literal's content is never read from the tree
@@ -61,7 +67,13 @@ export interface TextRepair {
   start: number;
   end: number;
   replacement: string;
-  rule: "variance-modifier" | "type-only-export-star" | "signature-separator" | "template-escape";
+  rule: "variance-modifier" | "type-only-export-star" | "signature-separator" | "template-escape" | "import-type-generic";
+}
+
+/** An import type whose `import("…").` a repair blanked: its specifier and where `import` starts. */
+export interface BlankedImportType {
+  specifier: string;
+  start: number;
 }
 
 /** A repaired text and what the repairs took away that the facts must keep. */
@@ -70,6 +82,8 @@ export interface RepairedText {
   repairs: TextRepair[];
   /** Start offsets of the `export type * …` statements whose `type` was blanked: their re-export is type-only. */
   typeOnlyExportStarts: Set<number>;
+  /** The import types blanked: imports the facts must keep. */
+  importTypes: BlankedImportType[];
 }
 
 const NAME = 1;
@@ -255,9 +269,15 @@ function tokenize(text: string, visit: TokenVisitor): void {
  * @example
  * findGrammarGaps("interface A<in out T> {}").map((r) => r.rule) // ["variance-modifier", "variance-modifier"]
  */
-export function findGrammarGaps(text: string): { repairs: TextRepair[]; typeOnlyExportStarts: Set<number> } {
+export function findGrammarGaps(text: string): { repairs: TextRepair[]; typeOnlyExportStarts: Set<number>; importTypes: BlankedImportType[] } {
   const repairs: TextRepair[] = [];
   const typeOnlyExportStarts = new Set<number>();
+  const importTypes: BlankedImportType[] = [];
+  // `import ( "x" ) . Name (. Name)* <`: the step reached (0: none), where `import` starts, the specifier, the end of the `.`
+  let importStep = 0;
+  let importStart = 0;
+  let importSpecifier = "";
+  let importDotEnd = 0;
   const wordOf = (kind: number, start: number, end: number): string => (kind === NAME && end - start <= LONGEST_WORD ? text.slice(start, end) : "");
   const blank = (start: number, end: number, rule: TextRepair["rule"]): void => {
     repairs.push({ start, end, replacement: " ".repeat(end - start), rule });
@@ -303,6 +323,26 @@ export function findGrammarGaps(text: string): { repairs: TextRepair[]; typeOnly
       typeOnlyExportStarts.add(start2);
     }
 
+    // import ( "x" ) . Name [. Name]… <
+    const quote = kind === LITERAL ? text.charCodeAt(start) : 0;
+    if (word === "import") {
+      importStep = 1;
+      importStart = start;
+    } else if (importStep === 1 && punct === 40) importStep = 2;
+    else if (importStep === 2 && (quote === 34 || quote === 39) && end - start >= 2 && text.charCodeAt(end - 1) === quote) {
+      importStep = 3;
+      importSpecifier = text.slice(start + 1, end - 1);
+    } else if (importStep === 3 && punct === 41) importStep = 4;
+    else if ((importStep === 4 || importStep === 6) && punct === 46 && end - start === 1) {
+      if (importStep === 4) importDotEnd = end;
+      importStep = 5;
+    } else if (importStep === 5 && kind === NAME) importStep = 6;
+    else if (importStep === 6 && isLessThan) {
+      blank(importStart, importDotEnd, "import-type-generic");
+      importTypes.push({ specifier: importSpecifier, start: importStart });
+      importStep = 0;
+    } else importStep = 0;
+
     if (kind === LITERAL && (text.charCodeAt(start) === 96 || text.charCodeAt(start) === 125)) {
       // a template literal part: "`…`", "`…${", "}…${" or "}…`"
       for (let i = text.indexOf("\\", start); i !== -1 && i < end - 1; i = text.indexOf("\\", i + 2)) {
@@ -328,7 +368,7 @@ export function findGrammarGaps(text: string): { repairs: TextRepair[]; typeOnly
     word1 = word;
   });
   repairs.sort((a, b) => a.start - b.start);
-  return { repairs, typeOnlyExportStarts };
+  return { repairs, typeOnlyExportStarts, importTypes };
 }
 
 /**
@@ -338,7 +378,7 @@ export function findGrammarGaps(text: string): { repairs: TextRepair[]; typeOnly
  * repairGrammarGaps('export type * from "./x";')?.text // 'export      * from "./x";'
  */
 export function repairGrammarGaps(text: string): RepairedText | undefined {
-  const { repairs, typeOnlyExportStarts } = findGrammarGaps(text);
+  const { repairs, typeOnlyExportStarts, importTypes } = findGrammarGaps(text);
   if (repairs.length === 0) return undefined;
   const parts: string[] = [];
   let from = 0;
@@ -347,5 +387,5 @@ export function repairGrammarGaps(text: string): RepairedText | undefined {
     from = repair.end;
   }
   parts.push(text.slice(from));
-  return { text: parts.join(""), repairs, typeOnlyExportStarts };
+  return { text: parts.join(""), repairs, typeOnlyExportStarts, importTypes };
 }

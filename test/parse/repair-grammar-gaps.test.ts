@@ -15,7 +15,7 @@ import { findGrammarGaps, repairGrammarGaps } from "../../src/parse/repair-gramm
 import { readTypescriptFacts } from "../../src/parse/typescript-facts.js";
 import { FIXTURES } from "../support/fixtures.js";
 
-const FIXTURE_FILES = ["index.ts", "overloads.ts", "template-type.ts", "untouched.ts", "variance.ts"] as const;
+const FIXTURE_FILES = ["import-types.ts", "index.ts", "overloads.ts", "template-type.ts", "untouched.ts", "variance.ts"] as const;
 
 function source(name: string): string {
   return readFileSync(join(FIXTURES, "grammar-gaps", "src", name), "utf8");
@@ -59,6 +59,29 @@ describe("the repairs found", () => {
 
   test("`export type *`, also with `as X` and a comment between", () => {
     expect(describeRepairs(source("index.ts"))).toEqual(['type-only-export-star 1:"type"', 'type-only-export-star 2:"type"']);
+  });
+
+  test("import types with type arguments: `import(\"…\").` blanked, nested and qualified ones too; none without type arguments", () => {
+    expect(describeRepairs(source("import-types.ts"))).toEqual([
+      'import-type-generic 4:"import(\\"./types.js\\")."',
+      'import-type-generic 5:"import(\\"./types.js\\")."',
+      'import-type-generic 6:"import(\\"./types.js\\")."',
+      'import-type-generic 8:"import(\\"./types.js\\")."',
+    ]);
+  });
+
+  test("a blanked import type is still an import, in line order, and its path is no identifier", () => {
+    const parsed = parseSource("src/import-types.ts", source("import-types.ts"), "typescript");
+    expect(parsed.imports.map((i) => [i.specifier, i.kind, i.line])).toEqual([
+      ["./types.js", "dynamic", 4],
+      ["./types.js", "dynamic", 5],
+      ["./types.js", "dynamic", 6],
+      ["./types.js", "dynamic", 8],
+      ["./types.js", "dynamic", 10],
+      ["./types.js", "dynamic", 11],
+    ]);
+    expect(parsed.references.map((r) => r.name)).not.toContain("types");
+    expect(parsed.references.map((r) => r.name)).toEqual(expect.arrayContaining(["Covariant", "Option", "Contravariant", "Box"]));
   });
 
   test("a `;` before each call signature that starts a line after a member ending in a type", () => {
