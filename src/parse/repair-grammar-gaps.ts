@@ -338,8 +338,11 @@ export function findGrammarGaps(text: string): { repairs: TextRepair[]; typeOnly
       importStep = 5;
     } else if (importStep === 5 && kind === NAME) importStep = 6;
     else if (importStep === 6 && isLessThan) {
-      blank(importStart, importDotEnd, "import-type-generic");
-      importTypes.push({ specifier: importSpecifier, start: importStart });
+      // on one line only: a blank keeps every line break, and a tree edit spans no line
+      if (!/[\n\r\u2028\u2029]/.test(text.slice(importStart, importDotEnd))) {
+        blank(importStart, importDotEnd, "import-type-generic");
+        importTypes.push({ specifier: importSpecifier, start: importStart });
+      }
       importStep = 0;
     } else importStep = 0;
 

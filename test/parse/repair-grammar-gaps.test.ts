@@ -70,6 +70,14 @@ describe("the repairs found", () => {
     ]);
   });
 
+  test("an import type written over several lines is left to the TypeScript parser (a repair never spans a line break)", () => {
+    const text = 'export declare const x: import(\n  "./types.js"\n).Option<Date>;\n';
+    expect(describeRepairs(text)).toEqual([]);
+    const parsed = parseSource("src/x.ts", text, "typescript");
+    expect(parsed.hasSyntaxErrors).toBe(false);
+    expect(parsed.imports.map((i) => [i.specifier, i.kind])).toEqual([["./types.js", "dynamic"]]);
+  });
+
   test("a blanked import type is still an import, in line order, and its path is no identifier", () => {
     const parsed = parseSource("src/import-types.ts", source("import-types.ts"), "typescript");
     expect(parsed.imports.map((i) => [i.specifier, i.kind, i.line])).toEqual([
