@@ -16,7 +16,7 @@ import { extractTreeFacts } from "./extract-tree-facts.js";
 import { languageRowForPath } from "./languages.js";
 import { dedupeExports, markLocalExports, mergeDefinitions, sortDefinitions } from "./merge-facts.js";
 import { parseWithFallback, releaseTree } from "./parse-tree.js";
-import type { BlankedImportType } from "./repair-grammar-gaps.js";
+import type { TextRepair } from "./repair-grammar-gaps.js";
 import { readTypescriptFacts } from "./typescript-facts.js";
 
 export { GRAMMARS, LANGUAGES, isDeclarationPath, languageForPath, languageRowForPath } from "./languages.js";
@@ -106,13 +106,13 @@ function readTypescriptFactsWithinStack(path: string, text: string): ReturnType<
  * (`import("./x").T<A>`) put back, as tree-sitter reads an import type
  * without type arguments: a dynamic import of x; in line order.
  */
-function withImportTypes(imports: readonly ImportFact[], importTypes: readonly BlankedImportType[], text: string): ImportFact[] {
+function withImportTypes(imports: readonly ImportFact[], blanked: readonly TextRepair[], text: string): ImportFact[] {
   let line = 1;
   let from = 0;
-  const added: ImportFact[] = importTypes.map(({ specifier, start }) => {
+  const added: ImportFact[] = blanked.map(({ specifier, start }) => {
     for (let i = text.indexOf("\n", from); i !== -1 && i < start; i = text.indexOf("\n", i + 1)) line++;
     from = start;
-    return { specifier, kind: "dynamic", names: [], typeOnly: false, line };
+    return { specifier: specifier ?? "", kind: "dynamic", names: [], typeOnly: false, line };
   });
   // stable: the tree's own order stays within a line
   return [...imports, ...added].sort((a, b) => a.line - b.line);
@@ -133,14 +133,14 @@ function withImportTypes(imports: readonly ImportFact[], importTypes: readonly B
  */
 export function parseSource(path: string, text: string, language: LanguageId, isDeclaration = false): ParsedFile {
   const chosen = parseWithFallback(language, text, languageRowForPath(path)?.jsxFallback);
-  const blankedImports = chosen.repaired?.repairs.filter((r) => r.rule === "import-type-generic");
+  // import types the repair blanked: never read for identifiers, and put back as imports
+  const blankedImports = chosen.repaired?.repairs.filter((r) => r.rule === "import-type-generic") ?? [];
   const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text, chosen.loaded.keywords, chosen.repaired?.typeOnlyExportStarts, blankedImports);
   releaseTree(chosen.tree);
   let hasSyntaxErrors = false;
 
   let { definitions, imports, exports } = facts;
-  const importTypes = chosen.repaired?.importTypes ?? [];
-  if (importTypes.length > 0) imports = withImportTypes(imports, importTypes, text);
+  if (blankedImports.length > 0) imports = withImportTypes(imports, blankedImports, text);
   if (chosen.errors > 0) {
     // The TypeScript parser recovers better: its imports and exports are the
     // truth, and its definitions complete tree-sitter's. The file has syntax

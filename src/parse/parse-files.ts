@@ -106,14 +106,16 @@ export async function parseFiles(jobs: readonly ParseJob[], options: ParseFilesO
   return parseWithWorkers(jobs, options, url);
 }
 
+/** Let timers (--timeout), the workers' replies and other work run between two files parsed in this thread. */
+const betweenFiles = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 async function parseInThread(jobs: readonly ParseJob[], options: ParseFilesOptions): Promise<ParseOutcome[]> {
   const outcomes: ParseOutcome[] = [];
   for (const job of jobs) {
     const outcome = await parseJobInThread(job);
     outcomes.push(outcome);
     options.onParsed?.(outcome);
-    // let timers (--timeout) and other work run between files
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await betweenFiles();
   }
   return outcomes;
 }
@@ -219,7 +221,7 @@ function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions,
           while (queue.length > 0 && !settled) {
             const index = queue.pop() as number;
             record(index, await parseJobInThread(jobs[index] as ParseJob));
-            await new Promise<void>((resolve) => setImmediate(resolve));
+            await betweenFiles();
           }
         } catch (error) {
           void windDown(error);

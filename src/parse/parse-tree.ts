@@ -41,7 +41,7 @@ export interface ChosenTree {
    * offsets and lines): the repairs, and the starts of the `export type * …`
    * statements, whose `type` the tree no longer holds.
    */
-  repaired?: Pick<RepairedText, "repairs" | "typeOnlyExportStarts" | "importTypes">;
+  repaired?: Pick<RepairedText, "repairs" | "typeOnlyExportStarts">;
 }
 
 const JSX_HINT = /<[A-Z]|<\/|\/>/;
@@ -90,7 +90,7 @@ export function parseWithFallback(language: LanguageId, text: string, jsxFallbac
     const again = parseText(loaded.parser, repaired.text, tree);
     releaseTree(tree);
     if (!again.rootNode.hasError) {
-      return { loaded, tree: again, errors: 0, repaired: { repairs: repaired.repairs, typeOnlyExportStarts: repaired.typeOnlyExportStarts, importTypes: repaired.importTypes } };
+      return { loaded, tree: again, errors: 0, repaired: { repairs: repaired.repairs, typeOnlyExportStarts: repaired.typeOnlyExportStarts } };
     }
     releaseTree(again);
     // errors of another kind: the edited first tree no longer stands for the text, parse it again

@@ -68,12 +68,8 @@ export interface TextRepair {
   end: number;
   replacement: string;
   rule: "variance-modifier" | "type-only-export-star" | "signature-separator" | "template-escape" | "import-type-generic";
-}
-
-/** An import type whose `import("…").` a repair blanked: its specifier and where `import` starts. */
-export interface BlankedImportType {
-  specifier: string;
-  start: number;
+  /** import-type-generic: the specifier of the import blanked, which the facts must keep. */
+  specifier?: string;
 }
 
 /** A repaired text and what the repairs took away that the facts must keep. */
@@ -82,8 +78,6 @@ export interface RepairedText {
   repairs: TextRepair[];
   /** Start offsets of the `export type * …` statements whose `type` was blanked: their re-export is type-only. */
   typeOnlyExportStarts: Set<number>;
-  /** The import types blanked: imports the facts must keep. */
-  importTypes: BlankedImportType[];
 }
 
 const NAME = 1;
@@ -269,10 +263,9 @@ function tokenize(text: string, visit: TokenVisitor): void {
  * @example
  * findGrammarGaps("interface A<in out T> {}").map((r) => r.rule) // ["variance-modifier", "variance-modifier"]
  */
-export function findGrammarGaps(text: string): { repairs: TextRepair[]; typeOnlyExportStarts: Set<number>; importTypes: BlankedImportType[] } {
+export function findGrammarGaps(text: string): { repairs: TextRepair[]; typeOnlyExportStarts: Set<number> } {
   const repairs: TextRepair[] = [];
   const typeOnlyExportStarts = new Set<number>();
-  const importTypes: BlankedImportType[] = [];
   // `import ( "x" ) . Name (. Name)* <`: the step reached (0: none), where `import` starts, the specifier, the end of the `.`
   let importStep = 0;
   let importStart = 0;
@@ -340,8 +333,7 @@ export function findGrammarGaps(text: string): { repairs: TextRepair[]; typeOnly
     else if (importStep === 6 && isLessThan) {
       // on one line only: a blank keeps every line break, and a tree edit spans no line
       if (!/[\n\r\u2028\u2029]/.test(text.slice(importStart, importDotEnd))) {
-        blank(importStart, importDotEnd, "import-type-generic");
-        importTypes.push({ specifier: importSpecifier, start: importStart });
+        repairs.push({ start: importStart, end: importDotEnd, replacement: " ".repeat(importDotEnd - importStart), rule: "import-type-generic", specifier: importSpecifier });
       }
       importStep = 0;
     } else importStep = 0;
@@ -371,7 +363,7 @@ export function findGrammarGaps(text: string): { repairs: TextRepair[]; typeOnly
     word1 = word;
   });
   repairs.sort((a, b) => a.start - b.start);
-  return { repairs, typeOnlyExportStarts, importTypes };
+  return { repairs, typeOnlyExportStarts };
 }
 
 /**
@@ -381,7 +373,7 @@ export function findGrammarGaps(text: string): { repairs: TextRepair[]; typeOnly
  * repairGrammarGaps('export type * from "./x";')?.text // 'export      * from "./x";'
  */
 export function repairGrammarGaps(text: string): RepairedText | undefined {
-  const { repairs, typeOnlyExportStarts, importTypes } = findGrammarGaps(text);
+  const { repairs, typeOnlyExportStarts } = findGrammarGaps(text);
   if (repairs.length === 0) return undefined;
   const parts: string[] = [];
   let from = 0;
@@ -390,5 +382,5 @@ export function repairGrammarGaps(text: string): RepairedText | undefined {
     from = repair.end;
   }
   parts.push(text.slice(from));
-  return { text: parts.join(""), repairs, typeOnlyExportStarts, importTypes };
+  return { text: parts.join(""), repairs, typeOnlyExportStarts };
 }

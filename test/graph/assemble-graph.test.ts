@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { assembleGraph, type ResolvedImports } from "../../src/graph/assemble-graph.js";
 import type { ImportFact, ParsedFile } from "../../src/types.js";
+import { named, star } from "../support/import-facts.js";
 
 function file(path: string, facts: { defines?: string[]; imports?: Array<[ImportFact, string]> } = {}): ParsedFile {
   return {
@@ -22,14 +23,6 @@ function file(path: string, facts: { defines?: string[]; imports?: Array<[Import
   };
 }
 
-const star = (specifier: string): ImportFact => ({ specifier, kind: "reexport", names: [{ name: "*", alias: "*" }], typeOnly: false, line: 1 });
-const named = (specifier: string, ...names: string[]): ImportFact => ({
-  specifier,
-  kind: "static",
-  names: names.map((name) => ({ name, alias: name })),
-  typeOnly: false,
-  line: 1,
-});
 
 function build(files: Array<ParsedFile & { targets?: string[] }>, targets: Record<string, string[]>) {
   const resolved: ResolvedImports = new Map(files.map((f) => [f.path, targets[f.path] ?? []]));

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { assembleGraph, assembleGraphWithReads, type ResolvedImports, type SerializedEdge } from "../../src/graph/assemble-graph.js";
 import type { ImportFact, ParsedFile } from "../../src/types.js";
+import { named, star } from "../support/import-facts.js";
 
 function file(path: string, facts: { defines?: string[]; imports?: ImportFact[]; uses?: string[] } = {}): ParsedFile {
   return {
@@ -23,14 +24,6 @@ function file(path: string, facts: { defines?: string[]; imports?: ImportFact[];
   };
 }
 
-const star = (specifier: string): ImportFact => ({ specifier, kind: "reexport", names: [{ name: "*", alias: "*" }], typeOnly: false, line: 1 });
-const named = (specifier: string, ...names: string[]): ImportFact => ({
-  specifier,
-  kind: "static",
-  names: names.map((name) => ({ name, alias: name })),
-  typeOnly: false,
-  line: 1,
-});
 const pkg = (name: string): ImportFact => named(name, "thing");
 
 const TARGETS: Record<string, string[]> = {
