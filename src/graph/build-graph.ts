@@ -202,8 +202,8 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
           if (diagnostic) unresolved.push([index, diagnostic]);
         }
       }
-      entry.targets = targets;
-      entry.unresolved = unresolved.length > 0 ? unresolved : undefined;
+      // a new entry, never the stored one changed in place: the update below compares the two
+      entries.set(parsed.path, { ...entry, targets, unresolved: unresolved.length > 0 ? unresolved : undefined });
     }
     const fresh = [...resolver.diagnostics];
     resolverDiagnostics = toResolve.length === parsedFiles.length ? fresh : mergeDiagnostics(resolverDiagnostics, fresh);

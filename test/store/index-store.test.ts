@@ -4,8 +4,8 @@
  * config change, concurrent writers; and a build without cacheDir writes
  * nothing. Every cached build must equal the same build without the index.
  */
-import { appendFileSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
 import { GRAPH_FILE, INDEX_FILE } from "../../src/store/index.js";
@@ -189,6 +189,31 @@ describe("persistent index", () => {
     writeFileSync(path, `${readFileSync(path, "utf8")}\n `);
     const warm = await buildGraph(root, { cacheDir });
     expect(warm.cache).toMatchObject({ parsed: 0, resolved: warm.stats.files });
+  });
+
+  it("a tsconfig paths change with the same files redirects the edges (the stored entries are not changed in place)", async () => {
+    const alias = join(tmp.dir, "alias");
+    const files: Record<string, string> = {
+      "tsconfig.json": JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@x/*": ["src/a/*"] } } }),
+      "src/a/m.ts": "export const one = 1;\n",
+      "src/b/m.ts": "export const one = 2;\n",
+      "src/main.ts": 'import { one } from "@x/m";\nexport const y = one;\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(alias, path)), { recursive: true });
+      writeFileSync(join(alias, path), text);
+    }
+    // stats older than the racy window: the entries are taken from the store as they are
+    ageTree(alias);
+    const before = await buildGraph(alias, { cacheDir });
+    expect(before.graph.hasEdge("src/main.ts", "src/a/m.ts")).toBe(true);
+    writeFileSync(join(alias, "tsconfig.json"), JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@x/*": ["src/b/*"] } } }));
+    const warm = await buildGraph(alias, { cacheDir });
+    expect(warm.graph.hasEdge("src/main.ts", "src/b/m.ts")).toBe(true);
+    expect(warm.graph.hasEdge("src/main.ts", "src/a/m.ts")).toBe(false);
+    expect(comparable(warm)).toEqual(await uncached(alias));
+    // and the next run, which loads the stored graph, has the same edges
+    expect(comparable(await buildGraph(alias, { cacheDir }))).toEqual(await uncached(alias));
   });
 
   it("two builds of the same root at once leave a whole, usable store", async () => {
