@@ -25,13 +25,15 @@ import {
   saveIndexStore,
   type IndexStore,
   type StoredFile,
+  type StoredGraph,
 } from "../store/index.js";
 import type { Diagnostic, ImportFact, ParsedFile, ScanOptions, ScannedFile } from "../types.js";
 import { hashContent } from "../util/content-hash.js";
 import { byCodeUnit } from "../util/sort.js";
 import { assembleGraphWithReads, type AssembledGraph } from "./assemble-graph.js";
 import type { CacheStats, CodeGraph, EdgeKind, Graph, GraphStats } from "./code-graph.js";
-import { compactEdges, isCompactGraph, restoreGraph, serializeGraph } from "./serialize-graph.js";
+import { indexWriteWarning, recallIndex, type IndexMemory, type RememberedGraph } from "./index-memory.js";
+import { compactEdges, isCompactGraph, restoreGraph, serializeGraph, type CompactGraph } from "./serialize-graph.js";
 
 export interface BuildGraphOptions extends ScanOptions {
   /** Called as files are parsed (or taken from the index): files done, files in all. */
@@ -43,6 +45,13 @@ export interface BuildGraphOptions extends ScanOptions {
    * (see `defaultCacheDir`).
    */
   cacheDir?: string;
+  /**
+   * The index kept in memory by a long-running process (see
+   * index-memory.ts): the build starts from it instead of reading the index
+   * back, and leaves the index write in it for `flushIndexMemory`. Only
+   * with `cacheDir`.
+   */
+  memory?: IndexMemory;
   /**
    * Worker threads for parsing. Default: when more than 200 files or 4 MB
    * are to be parsed, min(2, cores) parsing threads — this thread and
@@ -94,8 +103,9 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
   const diagnostics: Diagnostic[] = [...scan.diagnostics];
   const cacheDir = options.cacheDir;
   const header = cacheDir !== undefined ? createStoreHeader(scan.root) : undefined;
-  const loaded = cacheDir !== undefined && header ? await loadIndexStore(cacheDir, header) : undefined;
-  if (loaded?.warning) diagnostics.push(loaded.warning);
+  const recalled = options.memory && cacheDir !== undefined && header ? recallIndex(options.memory, cacheDir, header) : undefined;
+  const loaded = recalled ? { store: recalled.store, found: true } : cacheDir !== undefined && header ? await loadIndexStore(cacheDir, header) : undefined;
+  if (loaded && "warning" in loaded && loaded.warning) diagnostics.push(loaded.warning);
   const previous: IndexStore["files"] = loaded?.store.files ?? {};
 
   // ---- facts: from the index when the file is unchanged, else parsed
@@ -240,14 +250,15 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
   let assembled: AssembledGraph | undefined;
   let graphUpdated: number | undefined;
   const previousKey = loaded?.store.graphKey;
+  let previousGraph: PreviousGraph | undefined;
   if (cacheDir !== undefined && header && graphKey !== undefined && previousKey !== undefined) {
-    const stored = await loadStoredGraph(cacheDir, header, previousKey);
-    const compact = stored && isCompactGraph(stored.graph) ? stored.graph : undefined;
-    if (compact && previousKey === graphKey) {
-      graph = restoreGraph(compact);
-    } else if (compact && stored?.reads && stored.cyclesCut === 0 && hasSameFiles(previous, parsedFiles)) {
-      const affected = affectedFiles(parsedFiles, entries, previous, stored.reads);
-      const update = assembleGraphWithReads(parsedFiles, resolved, { edges: compactEdges(compact), reads: stored.reads, affected });
+    previousGraph = recalled ? fromMemory(recalled.graph, previousKey) : fromDisk(await loadStoredGraph(cacheDir, header, previousKey));
+    if (previousGraph && previousKey === graphKey) {
+      graph = previousGraph.graph();
+    } else if (previousGraph?.reads && previousGraph.cyclesCut === 0 && hasSameFiles(previous, parsedFiles)) {
+      const reads = previousGraph.reads;
+      const affected = affectedFiles(parsedFiles, entries, previous, reads);
+      const update = assembleGraphWithReads(parsedFiles, resolved, { edges: compactEdges(previousGraph.compact()), reads, affected });
       // a re-export cycle among the recomputed files: the memo order matters, assemble in full
       if (update && update.cyclesCut === 0) {
         assembled = update;
@@ -262,7 +273,7 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
   }
   const finished = performance.now();
 
-  // ---- index: written when anything in it changed
+  // ---- index: written when anything in it changed (with memory: remembered now, written when flushed)
   let saved = false;
   if (cacheDir !== undefined && header && loaded) {
     const changed =
@@ -272,21 +283,29 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
       toResolve.length > 0 ||
       !graphReused ||
       Object.keys(previous).length !== entries.size;
-    if (changed) {
-      const store: IndexStore = {
-        header,
-        files: Object.fromEntries(entries),
-        resolution: fingerprint !== undefined ? { fingerprint, diagnostics: resolverDiagnostics } : undefined,
-        graphKey,
-      };
+    const store: IndexStore = changed
+      ? { header, files: Object.fromEntries(entries), resolution: fingerprint !== undefined ? { fingerprint, diagnostics: resolverDiagnostics } : undefined, graphKey }
+      : loaded.store;
+    const kept = graph;
+    const write = async () => {
+      const storedGraph =
+        assembled && graphKey !== undefined ? { header, key: graphKey, graph: serializeGraph(kept), reads: assembled.reads, cyclesCut: assembled.cyclesCut } : undefined;
+      await saveIndexStore(cacheDir, store, storedGraph);
+    };
+    if (options.memory) {
+      const remembered: RememberedGraph | undefined =
+        graphKey === undefined ? undefined
+        : assembled ? { key: graphKey, graph, reads: assembled.reads, cyclesCut: assembled.cyclesCut }
+        : { key: graphKey, graph, reads: previousGraph?.reads, cyclesCut: previousGraph?.cyclesCut };
+      options.memory.latest = { cacheDir, header, store, graph: remembered };
+      // a write left over from a build nobody flushed is superseded: this one holds every change since
+      if (changed) options.memory.pendingWrite = write;
+    } else if (changed) {
       try {
-        const storedGraph =
-          assembled && graphKey !== undefined ? { header, key: graphKey, graph: serializeGraph(graph), reads: assembled.reads, cyclesCut: assembled.cyclesCut } : undefined;
-        await saveIndexStore(cacheDir, store, storedGraph);
+        await write();
         saved = true;
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : "error");
-        diagnostics.push({ kind: "warning", message: `store: could not write the index to ${cacheDir} (${code}; check the folder is writable, or pass --no-cache)` });
+        diagnostics.push(indexWriteWarning(cacheDir, error));
       }
     }
   }
@@ -341,6 +360,35 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
     stats,
     cache,
   };
+}
+
+/** The graph of the previous build, as the update in place reads it. */
+interface PreviousGraph {
+  /** The graph itself (restored from its stored form on the first call), undefined when that form does not hold together. */
+  graph(): Graph | undefined;
+  /** Its compact form (computed from the graph object on the first call when it came from memory). */
+  compact(): CompactGraph;
+  reads?: number[][];
+  cyclesCut?: number;
+}
+
+/** The previous graph held in memory, when it is the one the remembered index names. */
+function fromMemory(remembered: RememberedGraph | undefined, key: string): PreviousGraph | undefined {
+  if (!remembered || remembered.key !== key) return undefined;
+  let compact: CompactGraph | undefined;
+  return {
+    graph: () => remembered.graph,
+    compact: () => (compact ??= serializeGraph(remembered.graph)),
+    reads: remembered.reads,
+    cyclesCut: remembered.cyclesCut,
+  };
+}
+
+/** The previous graph as read back from graph.json, when it is in the compact form. */
+function fromDisk(stored: StoredGraph | undefined): PreviousGraph | undefined {
+  if (!stored || !isCompactGraph(stored.graph)) return undefined;
+  const compact = stored.graph;
+  return { graph: () => restoreGraph(compact), compact: () => compact, reads: stored.reads, cyclesCut: stored.cyclesCut };
 }
 
 /** sha1 of a file's bytes, or undefined when it cannot be read (it is then parsed, and the read failure reported there). */

@@ -3,6 +3,8 @@
  * root's config and re-scans the root (paths, sizes, modification times,
  * plus tsconfig.json and package.json), and rebuilds the retriever when
  * anything differs: an added, removed or edited file is seen by the next call.
+ * The index is kept in memory between rebuilds, so a rebuild parses only the
+ * changed files; it is written to the index folder after each answer.
  *
  * @example
  * const warm = createWarmRetriever({ root: "/repo", flags: {}, log: (line) => process.stderr.write(line) });
@@ -10,7 +12,16 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { configToRetrieveOptions, createRetriever, loadConfig, scanFiles, type RetrieveOptions, type Retriever } from "../index.js";
+import {
+  configToRetrieveOptions,
+  createIndexMemory,
+  createRetriever,
+  flushIndexMemory,
+  loadConfig,
+  scanFiles,
+  type RetrieveOptions,
+  type Retriever,
+} from "../index.js";
 
 /** Files outside the scan whose change changes module resolution. */
 const SETTINGS_FILES = ["tsconfig.json", "jsconfig.json", "package.json"];
@@ -57,6 +68,12 @@ export function createWarmRetriever({ root, flags, log }: WarmRetrieverOptions):
   let state: WarmState | undefined;
   let lastKey: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
+  // a rebuild starts from the previous one in memory (only changed files parsed, the graph updated in place)
+  const memory = createIndexMemory();
+  const flush = async () => {
+    const warning = await flushIndexMemory(memory);
+    if (warning) log(`graph-retrieve mcp: ${warning.message}`);
+  };
 
   const refresh = async (): Promise<WarmState> => {
     const loaded = await loadConfig(root);
@@ -65,7 +82,7 @@ export function createWarmRetriever({ root, flags, log }: WarmRetrieverOptions):
     const { key, files } = await fingerprintOf(root, options);
     if (state && key === lastKey) return state;
     const started = Date.now();
-    const retriever = await createRetriever({ ...options, root });
+    const retriever = await createRetriever({ ...options, root, memory });
     state = { retriever, options, generation: (state?.generation ?? 0) + 1 };
     lastKey = key;
     const what = state.generation === 1 ? "indexed" : "re-indexed (files changed)";
@@ -76,7 +93,8 @@ export function createWarmRetriever({ root, flags, log }: WarmRetrieverOptions):
   return {
     current() {
       const next = queue.then(refresh, refresh);
-      queue = next.catch(() => undefined);
+      // the index is written after the caller has its answer, before the next check
+      queue = next.then(flush, () => undefined);
       return next;
     },
   };

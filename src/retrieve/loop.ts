@@ -7,6 +7,7 @@
 import { DEFAULT_BUDGET_TOKENS } from "../util/tokens.js";
 import { createPathFilter } from "../scan/path-filter.js";
 import { UsageError } from "../errors.js";
+import type { IndexMemory } from "../graph/index-memory.js";
 import type { CycleTrace, RetrievalResult, RetrievedFile, StrategyName } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { createInitialQuery } from "./concepts.js";
@@ -76,6 +77,12 @@ export interface RetrieveOptions {
   cacheDir?: string;
   /** Called as files are parsed or taken from the index: done, total. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * The index kept in memory by a long-running process (`createIndexMemory`),
+   * with `cacheDir`: the graph build starts from it instead of reading the
+   * index back, and the index write waits for `flushIndexMemory`.
+   */
+  memory?: IndexMemory;
   evaluator?: Evaluator;
   expandQuery?: QueryExpander;
   /** Thesaurus groups added to the built-in ones (`data/thesaurus.json` format: group name → synonyms). */

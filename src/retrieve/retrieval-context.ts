@@ -13,8 +13,21 @@ export interface RetrievalContext {
   links: FileLinks;
 }
 
+/**
+ * The lexical index and links of graphs still in use. A build that finds
+ * nothing changed hands back the same graph object only when the index is
+ * kept in memory (a resident process); its next retriever then skips
+ * building them again. Without memory every graph is new and never found.
+ */
+const builtFor = new WeakMap<CodeGraph["graph"], Omit<RetrievalContext, "codeGraph">>();
+
 export function createRetrievalContext(codeGraph: CodeGraph): RetrievalContext {
-  return { codeGraph, index: buildLexicalIndex(codeGraph), links: buildFileLinks(codeGraph.graph) };
+  let built = builtFor.get(codeGraph.graph);
+  if (!built) {
+    built = { index: buildLexicalIndex(codeGraph), links: buildFileLinks(codeGraph.graph) };
+    builtFor.set(codeGraph.graph, built);
+  }
+  return { codeGraph, ...built };
 }
 
 /** One keyword of a cycle's query. */

@@ -61,6 +61,7 @@ export async function createRetriever(options: RetrieveOptions = {}): Promise<Re
     maxFileBytes: options.maxFileBytes,
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+    ...(options.memory !== undefined ? { memory: options.memory } : {}),
   });
   const context = createRetrievalContext(codeGraph);
   return {

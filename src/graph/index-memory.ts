@@ -1,0 +1,85 @@
+/**
+ * The persistent index kept in memory by a long-running process (the
+ * daemon, the MCP server) between builds of the same root. With it,
+ * buildGraph neither reads the index back from disk nor restores the graph
+ * from its stored form: it starts from the previous build's entries and
+ * graph object. The index is still written to disk, but later: the build
+ * leaves the write in the memory and the process calls
+ * `flushIndexMemory` once it has answered.
+ *
+ * What a build keeps here is never changed afterwards: the next build makes
+ * new entries and a new graph, and compares them with these.
+ *
+ * @example
+ * const memory = createIndexMemory();
+ * const first = await buildGraph(root, { cacheDir, memory }); // reads the disk index once
+ * await flushIndexMemory(memory);
+ * const next = await buildGraph(root, { cacheDir, memory }); // from memory: a stat of every file, no read
+ */
+import type { IndexStore, StoreHeader } from "../store/index.js";
+import type { Diagnostic } from "../types.js";
+import type { Graph } from "./code-graph.js";
+
+/** The graph of the latest build with what an update in place needs. */
+export interface RememberedGraph {
+  /** The key it was assembled for (see keyOfGraph in build-graph.ts). */
+  key: string;
+  graph: Graph;
+  /** See StoredGraph.reads. */
+  reads?: number[][];
+  cyclesCut?: number;
+}
+
+/** The latest build of one store folder. */
+export interface RememberedIndex {
+  cacheDir: string;
+  header: StoreHeader;
+  store: IndexStore;
+  graph?: RememberedGraph;
+}
+
+export interface IndexMemory {
+  /** The latest build; undefined before the first. */
+  latest?: RememberedIndex;
+  /** The index write the latest build left to do, if any. */
+  pendingWrite?: () => Promise<void>;
+}
+
+/** An empty memory: the first build with it reads the index from disk. */
+export function createIndexMemory(): IndexMemory {
+  return {};
+}
+
+/** The remembered build of `cacheDir` when it was made by this code for the same root, else undefined. */
+export function recallIndex(memory: IndexMemory, cacheDir: string, header: StoreHeader): RememberedIndex | undefined {
+  const latest = memory.latest;
+  if (!latest || latest.cacheDir !== cacheDir) return undefined;
+  return JSON.stringify(latest.header) === JSON.stringify(header) ? latest : undefined;
+}
+
+/**
+ * Write the index the latest build left in memory (atomically, as a build
+ * without memory does). Resolves to a warning when the folder could not be
+ * written; the memory keeps the index, so the next build is still warm.
+ *
+ * @example
+ * const warning = await flushIndexMemory(memory);
+ * if (warning) log(warning.message);
+ */
+export async function flushIndexMemory(memory: IndexMemory): Promise<Diagnostic | undefined> {
+  const write = memory.pendingWrite;
+  if (!write) return undefined;
+  memory.pendingWrite = undefined;
+  try {
+    await write();
+    return undefined;
+  } catch (error) {
+    return indexWriteWarning(memory.latest?.cacheDir ?? "the index folder", error);
+  }
+}
+
+/** The warning for an index that could not be written to `cacheDir`. */
+export function indexWriteWarning(cacheDir: string, error: unknown): Diagnostic {
+  const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : "error");
+  return { kind: "warning", message: `store: could not write the index to ${cacheDir} (${code}; check the folder is writable, or pass --no-cache)` };
+}
