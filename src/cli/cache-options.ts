@@ -1,8 +1,11 @@
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { defaultCacheDir, type BuildGraphOptions } from "../index.js";
-import type { CliIo, CliValues } from "./run-cli.js";
+import type { BuildGraphOptions } from "../index.js";
+// not through src/index.ts: the daemon client finds the daemon's socket with it before any library code loads
+import { defaultCacheDir } from "../store/cache-dir.js";
+import type { CliValues } from "./options.js";
+import type { CliIo } from "./run-cli.js";
 import { createProgressBar } from "./progress-bar.js";
 
 /**
@@ -10,7 +13,7 @@ import { createProgressBar } from "./progress-bar.js";
  * (`$XDG_CACHE_HOME` or ~/.cache, ~/Library/Caches, %LOCALAPPDATA%) +
  * graph-retrieve/<root hash>; undefined with --no-cache.
  */
-export function cacheDirOption(values: CliValues, io: CliIo, rootArg: string): string | undefined {
+export function cacheDirOption(values: CliValues, io: Pick<CliIo, "cwd" | "env">, rootArg: string): string | undefined {
   if (values["no-cache"]) return undefined;
   if (values["cache-dir"] !== undefined) return resolve(io.cwd, values["cache-dir"]);
   let realRoot: string;
@@ -22,8 +25,15 @@ export function cacheDirOption(values: CliValues, io: CliIo, rootArg: string): s
   return defaultCacheDir(realRoot, { platform: process.platform, env: io.env ?? process.env, homedir: homedir() });
 }
 
-/** The graph options every command shares: the index folder and a progress bar on a terminal. */
-export function graphCacheOptions(values: CliValues, io: CliIo, rootArg: string): { options: Pick<BuildGraphOptions, "cacheDir" | "onProgress">; finish: () => void } {
+/** The graph options every command shares: the index folder (and its memory, in the daemon) and a progress bar on a terminal. */
+export function graphCacheOptions(
+  values: CliValues,
+  io: CliIo,
+  rootArg: string,
+): { options: Pick<BuildGraphOptions, "cacheDir" | "onProgress" | "memory">; finish: () => void } {
   const bar = createProgressBar(io);
-  return { options: { cacheDir: cacheDirOption(values, io, rootArg), onProgress: bar.update }, finish: bar.finish };
+  const cacheDir = cacheDirOption(values, io, rootArg);
+  // in the daemon: the index in memory, for its own folder (with --no-cache there is none)
+  const memory = cacheDir !== undefined ? io.memory : undefined;
+  return { options: { cacheDir, onProgress: bar.update, ...(memory ? { memory } : {}) }, finish: bar.finish };
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** Entry point of the `graph-retrieve` command. */
-import { runCli } from "./run-cli.js";
+import { forwardToDaemon } from "./daemon-client.js";
 
 // A closed pipe (`graph-retrieve … | head`) ends the run quietly.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -8,12 +8,22 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const code = await runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  cwd: process.cwd(),
-  isStderrTty: Boolean(process.stderr.isTTY),
-  progress: (text) => process.stderr.write(text),
-  exit: (code) => process.exit(code),
-});
-process.exitCode = code;
+const argv = process.argv.slice(2);
+const stdout = (text: string) => process.stdout.write(text);
+const stderr = (text: string) => process.stderr.write(text);
+// a daemon serving the root answers from memory; without one the library is loaded and the command runs here
+const forwarded = await forwardToDaemon(argv, { stdout, stderr, cwd: process.cwd(), env: process.env });
+if (forwarded !== undefined) {
+  process.exitCode = forwarded;
+} else {
+  const { runCli } = await import("./run-cli.js");
+  const code = await runCli(argv, {
+    stdout,
+    stderr,
+    cwd: process.cwd(),
+    isStderrTty: Boolean(process.stderr.isTTY),
+    progress: stderr,
+    exit: (code) => process.exit(code),
+  });
+  process.exitCode = code;
+}

@@ -3,13 +3,13 @@
  * exit codes (0 ok, 1 runtime failure, 2 usage). It reaches the library only
  * through src/index.ts.
  */
-import { parseArgs, type ParseArgsConfig } from "node:util";
-import { GraphRetrieveError, isKnownError, stopParseWorkers, UsageError } from "../index.js";
+import { GraphRetrieveError, isKnownError, stopParseWorkers, UsageError, type IndexMemory } from "../index.js";
 import { runGraphCommand } from "./graph-command.js";
 import { runIndexCommand } from "./index-command.js";
 import { runRetrieveCommand } from "./retrieve-command.js";
 import { HELP, VERSION } from "./help.js";
 import { escapeControlCharacters } from "./terminal-text.js";
+import { readArgv, timeoutMessage, type CliValues } from "./options.js";
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIo {
@@ -24,40 +24,23 @@ export interface CliIo {
   env?: Readonly<Record<string, string | undefined>>;
   /** End the process now (after a --timeout: the abandoned work must not keep it alive); tests leave it out. */
   exit?: (code: number) => void;
+  /**
+   * The index kept in memory by the daemon, which runs commands with it:
+   * they build from it. --timeout is then not applied here: the client that
+   * forwarded the command keeps the time.
+   */
+  memory?: IndexMemory;
 }
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
-/** Shared option table: every command accepts these, unknown ones are a usage error. */
-export const OPTIONS = {
-  root: { type: "string" },
-  format: { type: "string" },
-  "max-cycles": { type: "string" },
-  budget: { type: "string" },
-  include: { type: "string", multiple: true },
-  exclude: { type: "string", multiple: true },
-  keywords: { type: "string", multiple: true },
-  strategy: { type: "string" },
-  "max-file-bytes": { type: "string" },
-  dot: { type: "string" },
-  svg: { type: "string" },
-  force: { type: "boolean" },
-  explain: { type: "string" },
-  "cache-dir": { type: "string" },
-  "no-cache": { type: "boolean" },
-  timeout: { type: "string" },
-  quiet: { type: "boolean", short: "q" },
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean", short: "v" },
-} as const satisfies ParseArgsConfig["options"];
-
-export type CliValues = ReturnType<typeof parseCliArgs>["values"];
+export { OPTIONS, type CliValues } from "./options.js";
 
 export function parseCliArgs(argv: string[]) {
   try {
-    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    return readArgv(argv);
   } catch (error) {
     const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new UsageError(`graph-retrieve: ${message} (see graph-retrieve --help)`, { cause: error });
@@ -99,7 +82,11 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
       return EXIT_OK;
     }
     if (first === "mcp") return await (await import("./mcp-command.js")).runMcpCommand(values, rest, io);
-    const timeoutSeconds = integerOption(values, "timeout");
+    if (first === "daemon") return await (await import("./daemon-command.js")).runDaemonCommand(values, rest, io);
+    if (values["idle-minutes"] !== undefined) {
+      throw new UsageError("graph-retrieve: --idle-minutes applies to graph-retrieve daemon start only (drop it)");
+    }
+    const timeoutSeconds = io.memory ? undefined : integerOption(values, "timeout");
     const command =
       first === "index" ? runIndexCommand(values, rest, io)
       : first === "graph" ? runGraphCommand(values, rest, io)
@@ -128,7 +115,7 @@ async function withTimeout(command: Promise<number>, seconds: number | undefined
   const abort = new AbortController();
   const expired = new Promise<never>((_resolve, reject) => {
     const timer = setTimeout(() => {
-      reject(new GraphRetrieveError("timeout", `graph-retrieve: timed out after ${seconds} s (raise --timeout, or narrow the run with --include / --exclude)`));
+      reject(new GraphRetrieveError("timeout", timeoutMessage(seconds)));
     }, seconds * 1000);
     abort.signal.addEventListener("abort", () => clearTimeout(timer));
   });

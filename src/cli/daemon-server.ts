@@ -1,0 +1,186 @@
+/**
+ * The daemon: one process per root that keeps the index in memory and runs
+ * the CLI's commands for its clients (see daemon-client.ts), one at a time.
+ * Before each command it checks the root as every run does (a stat of each
+ * file), so an edited file is parsed and its graph updated in place; the
+ * index folder is written after the client has its answer. It stops on a
+ * `stop` request, on SIGINT/SIGTERM, or after `idleMinutes` without one.
+ */
+import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { createConnection, createServer, type Socket } from "node:net";
+import { createIndexMemory, createRetriever, flushIndexMemory, GraphRetrieveError, type IndexMemory } from "../index.js";
+import { createLineReader, decodeMessage, encodeMessage, MAX_SOCKET_PATH, socketPath, type DaemonReply, type DaemonStatus } from "./daemon-protocol.js";
+import { VERSION } from "./help.js";
+import { runCli, type CliIo } from "./run-cli.js";
+
+export interface DaemonOptions {
+  /** The root's real path. */
+  root: string;
+  /** Its index folder: the socket and the index live there. */
+  cacheDir: string;
+  idleMinutes: number;
+  /** What the first index covers (the commands bring their own). */
+  scan: { include?: string[]; exclude?: string[]; maxFileBytes?: number };
+  /** One line at a time (its start, warnings, its stop). */
+  log: (line: string) => void;
+}
+
+export interface Daemon {
+  /** Resolves once the daemon has stopped (its socket removed). */
+  stopped: Promise<void>;
+  /** Stop now: no new request is taken, the one running finishes. */
+  stop: () => Promise<void>;
+}
+
+/** True when something answers on the socket. */
+export function socketAnswers(path: string): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = createConnection(path);
+    socket.on("connect", () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.on("error", () => done(false));
+  });
+}
+
+/**
+ * Index the root, then listen on its socket. Resolves once it listens
+ * (the first index built, its memory warm).
+ *
+ * @example
+ * const daemon = await startDaemon({ root, cacheDir, idleMinutes: 30, scan: {}, log: console.error });
+ * await daemon.stopped;
+ */
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const { root, cacheDir, log } = options;
+  const path = socketPath(cacheDir);
+  if (path.length > MAX_SOCKET_PATH) {
+    throw new GraphRetrieveError("usage", `graph-retrieve daemon: the index folder's path is too long for a socket (${path.length} characters, at most ${MAX_SOCKET_PATH}); pass a shorter --cache-dir`);
+  }
+  mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+  if (await socketAnswers(path)) {
+    throw new GraphRetrieveError("io", `graph-retrieve daemon: one already serves ${root} (graph-retrieve daemon status; stop it with graph-retrieve daemon stop)`);
+  }
+  rmSync(path, { force: true }); // left by a daemon that was killed
+
+  const memory = createIndexMemory();
+  const started = Date.now();
+  // the first index, and one retrieval, before listening: the first client finds the graph built and the code warm
+  const retriever = await createRetriever({ ...options.scan, root, cacheDir, memory });
+  await retriever.retrieve("warm up the retrieval");
+  const warning = await flushIndexMemory(memory);
+  if (warning) log(`graph-retrieve daemon: ${warning.message}`);
+
+  let requests = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+  let idleTimer: NodeJS.Timeout | undefined;
+  let stopping: Promise<void> | undefined;
+  let markStopped: () => void = () => undefined;
+  const stopped = new Promise<void>((done) => (markStopped = done));
+  const status = (): DaemonStatus => ({
+    type: "status",
+    pid: process.pid,
+    version: VERSION,
+    root,
+    cacheDir,
+    startedAt: new Date(started).toISOString(),
+    requests,
+    idleMinutes: options.idleMinutes,
+  });
+
+  const server = createServer((socket) => serveConnection(socket));
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      clearTimeout(idleTimer);
+      server.close();
+      await queue.catch(() => undefined);
+      rmSync(path, { force: true });
+      log(`graph-retrieve daemon: stopped after ${requests} requests`);
+      markStopped();
+    })();
+    return stopping;
+  };
+  const armIdleTimer = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      log(`graph-retrieve daemon: no request for ${options.idleMinutes} minutes`);
+      void stop();
+    }, options.idleMinutes * 60_000);
+    idleTimer.unref?.();
+  };
+
+  function serveConnection(socket: Socket): void {
+    socket.setEncoding("utf8");
+    socket.on("error", () => undefined); // a client that went away: its answer is dropped
+    const lines = createLineReader();
+    let taken = false;
+    socket.on("data", (chunk: string) => {
+      const line = lines.push(chunk)[0];
+      if (line === undefined || taken) return;
+      taken = true;
+      const request = decodeMessage(line);
+      const send = (reply: DaemonReply) => {
+        if (!socket.destroyed) socket.write(encodeMessage(reply));
+      };
+      if (request?.type === "status") {
+        socket.end(encodeMessage(status()));
+      } else if (request?.type === "stop") {
+        socket.end(encodeMessage({ type: "stopped", pid: process.pid }));
+        void stop();
+      } else if (request?.type === "run" && !stopping) {
+        queue = queue.then(() => runRequest(request, send, memory)).finally(() => {
+          requests++;
+          socket.end();
+          armIdleTimer();
+        });
+      } else {
+        socket.end(encodeMessage({ type: "decline", reason: "" }));
+      }
+    });
+  }
+
+  async function runRequest(request: Record<string, unknown>, send: (reply: DaemonReply) => void, memory: IndexMemory): Promise<void> {
+    if (request.version !== VERSION) {
+      send({
+        type: "decline",
+        reason: `graph-retrieve: the daemon for this root runs version ${VERSION}, not ${String(request.version)}; ran without it (restart it: graph-retrieve daemon stop, then start)`,
+      });
+      return;
+    }
+    const argv = request.argv;
+    const cwd = request.cwd;
+    // another root (an index folder shared through --cache-dir): the client runs it itself
+    if (request.root !== root || !Array.isArray(argv) || !argv.every((a) => typeof a === "string") || typeof cwd !== "string") {
+      send({ type: "decline", reason: "" });
+      return;
+    }
+    const env = typeof request.env === "object" && request.env !== null ? (request.env as Record<string, string | undefined>) : {};
+    const io: CliIo = {
+      stdout: (text) => send({ type: "out", text }),
+      stderr: (text) => send({ type: "err", text }),
+      cwd,
+      env,
+      isStderrTty: false,
+      memory,
+    };
+    const code = await runCli(argv as string[], io);
+    send({ type: "exit", code });
+    const warning = await flushIndexMemory(memory);
+    if (warning) log(`graph-retrieve daemon: ${warning.message}`);
+  }
+
+  await new Promise<void>((listening, failed) => {
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      failed(new GraphRetrieveError("io", `graph-retrieve daemon: cannot listen on ${path} (${error.code ?? error.message}; check the index folder is yours and writable)`));
+    });
+    server.listen(path, () => {
+      server.removeAllListeners("error");
+      listening();
+    });
+  });
+  chmodSync(path, 0o600);
+  armIdleTimer();
+  log(`graph-retrieve daemon: pid ${process.pid} serves ${root} (index ${cacheDir}; ${Date.now() - started} ms to start; stops after ${options.idleMinutes} idle minutes)`);
+  return { stopped, stop };
+}

@@ -1,0 +1,42 @@
+/**
+ * The command line's option table, apart from the CLI itself so the daemon
+ * client (which must start fast: it loads no library code) reads argv with
+ * the same rules.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** Shared option table: every command accepts these, unknown ones are a usage error. */
+export const OPTIONS = {
+  root: { type: "string" },
+  format: { type: "string" },
+  "max-cycles": { type: "string" },
+  budget: { type: "string" },
+  include: { type: "string", multiple: true },
+  exclude: { type: "string", multiple: true },
+  keywords: { type: "string", multiple: true },
+  strategy: { type: "string" },
+  "max-file-bytes": { type: "string" },
+  dot: { type: "string" },
+  svg: { type: "string" },
+  force: { type: "boolean" },
+  explain: { type: "string" },
+  "cache-dir": { type: "string" },
+  "no-cache": { type: "boolean" },
+  timeout: { type: "string" },
+  "idle-minutes": { type: "string" },
+  quiet: { type: "boolean", short: "q" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const satisfies ParseArgsConfig["options"];
+
+/** argv read against the table (throws node's error on an unknown or malformed option). */
+export function readArgv(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+export type CliValues = ReturnType<typeof readArgv>["values"];
+
+/** The one line a run that ran out of --timeout ends with (the CLI's, or the daemon client's when it waited). */
+export function timeoutMessage(seconds: number): string {
+  return `graph-retrieve: timed out after ${seconds} s (raise --timeout, or narrow the run with --include / --exclude)`;
+}

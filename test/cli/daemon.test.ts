@@ -1,0 +1,174 @@
+/**
+ * The daemon: a process per root that keeps the index in memory and runs
+ * the CLI's commands for the bin. Its answers must be the answers of the
+ * same command run without it, an edit must be seen by the next command,
+ * and anything wrong with it (none running, a stale socket, another
+ * version) must leave the command to run as usual.
+ */
+import { spawnSync } from "node:child_process";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync, readdirSync } from "node:fs";
+import { createConnection } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { forwardToDaemon } from "../../src/cli/daemon-client.js";
+import { SOCKET_FILE, encodeMessage } from "../../src/cli/daemon-protocol.js";
+import { startDaemon, type Daemon } from "../../src/cli/daemon-server.js";
+import { FIXTURES, REPO_ROOT } from "../support/fixtures.js";
+import { runCliInProcess } from "../support/run-cli.js";
+
+const MAIN = join(REPO_ROOT, "dist", "cli", "main.js");
+const TASK = "Fix the authentication token expiry bug";
+
+let tmp: string;
+let root: string;
+let cacheDir: string;
+let daemon: Daemon | undefined;
+
+/** Every file's mtime an hour back: stats older than the racy window. */
+function age(dir: string): void {
+  const past = Date.now() / 1000 - 3600;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), past, past);
+  }
+}
+
+beforeEach(() => {
+  tmp = realpathSync(mkdtempSync(join(tmpdir(), "gr-daemon-")));
+  root = join(tmp, "root");
+  cpSync(join(FIXTURES, "auth-service"), root, { recursive: true });
+  age(root);
+  cacheDir = join(tmp, "cache");
+});
+afterEach(async () => {
+  await daemon?.stop();
+  daemon = undefined;
+  spawnSync(process.execPath, [MAIN, "daemon", "stop", "--root", root, "--cache-dir", cacheDir]);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** The command through the daemon client: its exit code (undefined: not forwarded) and output. */
+async function forwarded(argv: string[]): Promise<{ code: number | undefined; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await forwardToDaemon(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), cwd: tmp, env: {} });
+  return { code, stdout, stderr };
+}
+
+const startHere = (idleMinutes = 30) => startDaemon({ root, cacheDir, idleMinutes, scan: {}, log: () => undefined });
+const args = (...more: string[]) => [...more, "--root", root, "--cache-dir", cacheDir];
+
+describe("daemon", () => {
+  it("answers a retrieval, the graph and index exactly as the command run without it", async () => {
+    daemon = await startHere();
+    for (const argv of [args(TASK, "--format", "json"), args(TASK, "--format", "md", "--budget", "3000"), args("graph", "--format", "dot")]) {
+      const viaDaemon = await forwarded(argv);
+      const direct = await runCliInProcess([...argv, "--no-cache"].filter((a, i, all) => a !== "--cache-dir" && all[i - 1] !== "--cache-dir"), tmp);
+      expect(viaDaemon.code).toBe(0);
+      expect(viaDaemon.stdout).toBe(direct.stdout);
+    }
+    const index = await forwarded(args("index", "--format", "json"));
+    expect(JSON.parse(index.stdout)).toMatchObject({ files: 19, parsed: 0, reused: 19 });
+  });
+
+  it("an edited, an added and a deleted file are seen by the next command, and the index on disk follows", async () => {
+    daemon = await startHere();
+    appendFileSync(join(root, "src/auth/tokens.ts"), "\nexport function rotateSigningKeys(): number { return 1; }\n");
+    writeFileSync(join(root, "src/auth/revocation.ts"), 'import { rotateSigningKeys } from "./tokens";\nexport const revokeAll = () => rotateSigningKeys();\n');
+    rmSync(join(root, "src/notifications/mailer.ts"));
+    const graph = await forwarded(args("graph", "--format", "json"));
+    expect(graph.code).toBe(0);
+    const direct = await runCliInProcess(["graph", "--format", "json", "--root", root, "--no-cache"], tmp);
+    expect(JSON.parse(graph.stdout)).toEqual(JSON.parse(direct.stdout));
+    expect(graph.stdout).toContain("src/auth/tokens.ts#rotateSigningKeys");
+    expect(graph.stdout).not.toContain("src/notifications/mailer.ts");
+    // the write after the answer: a run without the daemon finds the index up to date
+    await daemon.stop();
+    daemon = undefined;
+    const fromDisk = await runCliInProcess(args("index", "--format", "json"), tmp);
+    expect(JSON.parse(fromDisk.stdout)).toMatchObject({ parsed: 0 });
+  });
+
+  it("a bad command is answered with the CLI's own usage error and exit code", async () => {
+    daemon = await startHere();
+    const run = await forwarded(args(TASK, "--strategy", "fastest"));
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe('graph-retrieve: --strategy must be one of graph, bm25, pagerank, got "fastest"\n');
+  });
+
+  it("without a daemon, with a stale socket, for help or --no-cache, nothing is forwarded", async () => {
+    expect((await forwarded(args(TASK))).code).toBeUndefined();
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(join(cacheDir, SOCKET_FILE), ""); // a file, as a killed daemon may leave one: nobody answers
+    expect((await forwarded(args(TASK))).code).toBeUndefined();
+    rmSync(join(cacheDir, SOCKET_FILE));
+    daemon = await startHere();
+    expect((await forwarded(args(TASK, "--no-cache"))).code).toBeUndefined();
+    expect((await forwarded(args("--help"))).code).toBeUndefined();
+    expect((await forwarded(args("daemon", "status"))).code).toBeUndefined();
+    expect((await forwarded(args(TASK, "--timeout", "soon"))).code).toBeUndefined();
+    expect((await forwarded(args(TASK, "--timeout", "30"))).code).toBe(0);
+  });
+
+  it("a client of another version is declined with one line, and runs the command itself", async () => {
+    daemon = await startHere();
+    const reply = await new Promise<string>((done) => {
+      const socket = createConnection(join(cacheDir, SOCKET_FILE));
+      let text = "";
+      socket.on("connect", () => socket.write(encodeMessage({ type: "run", version: "0.0.0-old", root, argv: [TASK], cwd: tmp, env: {} })));
+      socket.on("data", (chunk) => void (text += chunk.toString()));
+      socket.on("close", () => done(text));
+    });
+    const message = JSON.parse(reply) as { type: string; reason: string };
+    expect(message.type).toBe("decline");
+    expect(message.reason).toMatch(/^graph-retrieve: the daemon for this root runs version .*, not 0\.0\.0-old; ran without it \(restart it: graph-retrieve daemon stop, then start\)$/);
+  });
+
+  it("a second daemon for the same index folder is refused; one stops by itself after its idle time", async () => {
+    daemon = await startHere();
+    await expect(startHere()).rejects.toThrow(/^graph-retrieve daemon: one already serves .* \(graph-retrieve daemon status; stop it with graph-retrieve daemon stop\)$/);
+    await daemon.stop();
+    const idle = await startDaemon({ root, cacheDir, idleMinutes: 0.002, scan: {}, log: () => undefined });
+    await idle.stopped;
+    expect(existsSync(join(cacheDir, SOCKET_FILE))).toBe(false);
+    daemon = undefined;
+  });
+
+  it("the bin: start in the background, status, commands served from it, stop", () => {
+    const bin = (...argv: string[]) => spawnSync(process.execPath, [MAIN, ...argv], { cwd: tmp, encoding: "utf8" });
+    const idle = bin("daemon", "status", ...args());
+    expect(idle.status).toBe(1);
+    expect(idle.stdout).toBe(`graph-retrieve daemon: none serves ${root}\n`);
+    const start = bin("daemon", "start", ...args());
+    expect(start.stderr).toBe("");
+    expect(start.status).toBe(0);
+    expect(start.stdout).toMatch(/^graph-retrieve daemon: pid \d+ serves .*\(commands run there answer from memory; log: .*daemon\.log; stop: graph-retrieve daemon stop\)\n$/);
+    expect(bin("daemon", "start", ...args()).stdout).toMatch(/already serves/);
+    const query = bin(TASK, ...args("--format", "json"));
+    expect(query.status).toBe(0);
+    const direct = spawnSync(process.execPath, [MAIN, TASK, "--root", root, "--format", "json", "--no-cache"], { cwd: tmp, encoding: "utf8" });
+    expect(query.stdout).toBe(direct.stdout);
+    const status = JSON.parse(bin("daemon", "status", ...args("--format", "json")).stdout) as { running: boolean; requests: number; pid: number };
+    expect(status).toMatchObject({ running: true, requests: 1 });
+    const stop = bin("daemon", "stop", ...args());
+    expect(stop.stdout).toBe(`graph-retrieve daemon: stopped pid ${status.pid} (${root})\n`);
+    expect(bin("daemon", "status", ...args()).status).toBe(1);
+    expect(existsSync(join(cacheDir, SOCKET_FILE))).toBe(false);
+    expect(bin("daemon", "stop", ...args()).stdout).toBe(`graph-retrieve daemon: none serves ${root}\n`);
+  });
+
+  it.each([
+    [["daemon"], 2, /^graph-retrieve daemon: say what to do: start, stop, status, run/],
+    [["daemon", "start", "--strategy", "bm25"], 2, /^graph-retrieve daemon: --strategy does not apply to the daemon/],
+    [["daemon", "status", "--idle-minutes", "5"], 2, /^graph-retrieve daemon status: --idle-minutes applies to start and run only/],
+    [[TASK, "--idle-minutes", "5"], 2, /^graph-retrieve: --idle-minutes applies to graph-retrieve daemon start only/],
+    [["daemon", "start", "--root", "no/such/folder"], 1, /^graph-retrieve daemon: no folder at no\/such\/folder \(pass --root DIR\)\n$/],
+  ])("%j is refused with one line (exit %i)", async (argv, code, message) => {
+    const run = await runCliInProcess(argv as string[], tmp);
+    expect(run.code).toBe(code);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+  });
+});
