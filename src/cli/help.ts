@@ -11,6 +11,8 @@ Usage:
   graph-retrieve graph [options]           dump the import/symbol graph
   graph-retrieve index [--root DIR]        build or refresh the persistent index (one summary line)
   graph-retrieve mcp [--root DIR]          serve the MCP tools over stdio (for agents)
+  graph-retrieve daemon start|stop|status|run [--root DIR]
+                                           keep the root's index in memory: commands answer from it
 
 Retrieve options:
   --root DIR            codebase root (default: the current folder)
@@ -34,6 +36,14 @@ MCP server (graph-retrieve mcp):
   tools retrieve_context, explain_file, graph_neighbors; the index is kept
   warm and refreshed when files change. --root, --include, --exclude,
   --max-cycles, --budget, --strategy and --max-file-bytes apply; logs on stderr.
+
+Daemon (graph-retrieve daemon start):
+  indexes the root, then serves in the background; every retrieval, graph
+  and index command for that root is answered by it, from memory. It stops
+  after --idle-minutes N without a request (default 30) or on daemon stop;
+  daemon status prints its pid (exit 1: none runs; --format json); daemon
+  run serves in the foreground. --include, --exclude, --max-file-bytes and
+  --cache-dir apply; its socket and log are in the index folder.
 
 Config: graph-retrieve.config.json in the root, or a "graph-retrieve" key in
 its package.json: include, exclude, maxCycles, budget, strategy, thesaurus,
