@@ -10,6 +10,8 @@
 // - cold: `graph-retrieve index` with an empty --cache-dir (whole process; in-process ms too; peak RSS);
 // - warm query: `graph-retrieve "<task>" --format json` over the built index, whole process, p50 of --runs;
 // - edit: append a function to one file of a copy of the package, then `graph-retrieve index` again;
+// - daemon: the warm query and a second edit again, answered by `graph-retrieve daemon start` (the index
+//   in memory; the client process still timed from start to exit);
 // - dependency-cruiser 17.4.3 on the same folder (like scripts/bench-graph.mjs: --no-config,
 //   --ts-pre-compilation-deps, --ts-config when present), and its edge agreement with ours;
 // - 20k files: a synthetic tree of copies of the largest package's files under renamed folders, cold
@@ -195,6 +197,19 @@ async function measurePackage(pkg, options) {
   }
   result.warmQuery = { p50Seconds: percentile(walls, 0.5), runs: walls };
 
+  // the same query, answered by a daemon holding the index in memory
+  await withDaemon(root, include, cacheDir, async () => {
+    const daemonWalls = [];
+    for (let i = 0; i < options.runs; i++) {
+      const query = check(
+        await runTimed(process.execPath, [cliPath(), pkg.task, "--root", root, ...scanArgs(include), "--cache-dir", cacheDir, "--format", "json", "-q"]),
+        "daemon query",
+      );
+      daemonWalls.push(query.seconds);
+    }
+    result.daemonQuery = { p50Seconds: percentile(daemonWalls, 0.5), runs: daemonWalls };
+  });
+
   // one-file edit, on a copy
   const copy = path.join(WORK, `${pkg.name}-copy`);
   const copyIndex = path.join(WORK, `${pkg.name}-copy-index`);
@@ -209,6 +224,12 @@ async function measurePackage(pkg, options) {
   fs.appendFileSync(victim, "\nexport function benchEditedLater() { return 42; }\n");
   const edit = check(await runTimed(process.execPath, indexArgs(copy, include, copyIndex)), "edit refresh");
   result.edit = { file: path.relative(copy, victim), wallSeconds: edit.seconds, ...JSON.parse(lastLine(edit.stdout)) };
+  // a second edit of the same file, refreshed by a daemon that holds the index in memory
+  await withDaemon(copy, include, copyIndex, async () => {
+    fs.appendFileSync(victim, "\nexport function benchEditedAgain() { return 43; }\n");
+    const again = check(await runTimed(process.execPath, indexArgs(copy, include, copyIndex)), "daemon edit refresh");
+    result.daemonEdit = { wallSeconds: again.seconds, ...JSON.parse(lastLine(again.stdout)) };
+  });
 
   if (options.depcruise && fs.existsSync(DEPCRUISE_BIN)) {
     const out = path.join(WORK, `${pkg.name}.depcruise.json`);
@@ -221,6 +242,17 @@ async function measurePackage(pkg, options) {
     } else result.depcruise = { error: lastLine(dc.stderr).slice(0, 200) };
   }
   return result;
+}
+
+/** Run `work` while a daemon serves `root` (started here, stopped after, even on failure). */
+async function withDaemon(root, include, cacheDir, work) {
+  const common = ["--root", root, "--cache-dir", cacheDir];
+  check(await runTimed(process.execPath, [cliPath(), "daemon", "start", ...common, ...scanArgs(include)]), "daemon start");
+  try {
+    await work();
+  } finally {
+    await runTimed(process.execPath, [cliPath(), "daemon", "stop", ...common]);
+  }
 }
 
 function findLargestTs(dir) {
@@ -287,8 +319,11 @@ const ratio = (a, b) => (a == null || b == null || b === 0 ? "-" : (a / b).toFix
 
 function printSummary(results, synthetic) {
   say();
-  say("seconds; raw = tree-sitter parse+query, 1 thread, in-process; cold/edit/warm = whole CLI process (in-process ms in brackets)");
-  const rows = [["package", "files", "raw s", "cold s", "cold/raw", "cold RSS MB", "warm query p50 s", "warm index s", "edit s", "edit/cold", "dc s", "dc/cold", "edges both/dc"]];
+  say("seconds; raw = tree-sitter parse+query, 1 thread, in-process; cold/edit/warm = whole CLI process (in-process ms in brackets);");
+  say("daemon = the same command answered by `graph-retrieve daemon start` (index in memory), client process start to exit");
+  const rows = [
+    ["package", "files", "raw s", "cold s", "cold/raw", "cold RSS MB", "warm query p50 s", "daemon query p50 s", "warm index s", "edit s", "edit/cold", "daemon edit s", "daemon edit/cold", "dc s", "dc/cold", "edges both/dc"],
+  ];
   for (const r of results) {
     rows.push([
       r.spec,
@@ -298,9 +333,12 @@ function printSummary(results, synthetic) {
       ratio(r.cold?.wallSeconds, r.raw?.millis / 1000),
       r.cold?.rssMb != null ? Math.round(r.cold.rssMb) : "-",
       s2(r.warmQuery?.p50Seconds),
+      s2(r.daemonQuery?.p50Seconds),
       `${s2(r.warmIndex?.wallSeconds)} [${r.warmIndex?.ms}]`,
       `${s2(r.edit?.wallSeconds)} [${r.edit?.ms}]`,
       ratio(r.edit?.wallSeconds, r.cold?.wallSeconds),
+      `${s2(r.daemonEdit?.wallSeconds)} [${r.daemonEdit?.ms}]`,
+      ratio(r.daemonEdit?.wallSeconds, r.cold?.wallSeconds),
       s2(r.depcruise?.wallSeconds),
       ratio(r.depcruise?.wallSeconds, r.cold?.wallSeconds),
       r.depcruise?.bothOverTheirs != null ? `${r.depcruise.edgesBoth}/${r.depcruise.edgesTheirs} (${r.depcruise.bothOverTheirs.toFixed(3)})` : r.depcruise?.error ? "error" : "-",
