@@ -30,10 +30,10 @@ import {
 import type { Diagnostic, ImportFact, ParsedFile, ScanOptions, ScannedFile } from "../types.js";
 import { hashContent } from "../util/content-hash.js";
 import { byCodeUnit } from "../util/sort.js";
-import { assembleGraphWithReads, type AssembledGraph } from "./assemble-graph.js";
+import { assembleGraphWithReads, type AssembledGraph, type SerializedEdge } from "./assemble-graph.js";
 import type { CacheStats, CodeGraph, EdgeKind, Graph, GraphStats } from "./code-graph.js";
 import { indexWriteWarning, recallIndex, type IndexMemory, type RememberedGraph } from "./index-memory.js";
-import { compactEdges, isCompactGraph, restoreGraph, serializeGraph, type CompactGraph } from "./serialize-graph.js";
+import { compactEdges, graphEdges, isCompactGraph, restoreGraph, serializeGraph } from "./serialize-graph.js";
 
 export interface BuildGraphOptions extends ScanOptions {
   /** Called as files are parsed (or taken from the index): files done, files in all. */
@@ -258,7 +258,7 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
     } else if (previousGraph?.reads && previousGraph.cyclesCut === 0 && hasSameFiles(previous, parsedFiles)) {
       const reads = previousGraph.reads;
       const affected = affectedFiles(parsedFiles, entries, previous, reads);
-      const update = assembleGraphWithReads(parsedFiles, resolved, { edges: compactEdges(previousGraph.compact()), reads, affected });
+      const update = assembleGraphWithReads(parsedFiles, resolved, { edges: previousGraph.edges(), reads, affected });
       // a re-export cycle among the recomputed files: the memo order matters, assemble in full
       if (update && update.cyclesCut === 0) {
         assembled = update;
@@ -366,8 +366,8 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
 interface PreviousGraph {
   /** The graph itself (restored from its stored form on the first call), undefined when that form does not hold together. */
   graph(): Graph | undefined;
-  /** Its compact form (computed from the graph object on the first call when it came from memory). */
-  compact(): CompactGraph;
+  /** Its edges but `defines`, in insertion order (what an update in place copies). */
+  edges(): SerializedEdge[];
   reads?: number[][];
   cyclesCut?: number;
 }
@@ -375,10 +375,9 @@ interface PreviousGraph {
 /** The previous graph held in memory, when it is the one the remembered index names. */
 function fromMemory(remembered: RememberedGraph | undefined, key: string): PreviousGraph | undefined {
   if (!remembered || remembered.key !== key) return undefined;
-  let compact: CompactGraph | undefined;
   return {
     graph: () => remembered.graph,
-    compact: () => (compact ??= serializeGraph(remembered.graph)),
+    edges: () => graphEdges(remembered.graph),
     reads: remembered.reads,
     cyclesCut: remembered.cyclesCut,
   };
@@ -388,7 +387,7 @@ function fromMemory(remembered: RememberedGraph | undefined, key: string): Previ
 function fromDisk(stored: StoredGraph | undefined): PreviousGraph | undefined {
   if (!stored || !isCompactGraph(stored.graph)) return undefined;
   const compact = stored.graph;
-  return { graph: () => restoreGraph(compact), compact: () => compact, reads: stored.reads, cyclesCut: stored.cyclesCut };
+  return { graph: () => restoreGraph(compact), edges: () => compactEdges(compact), reads: stored.reads, cyclesCut: stored.cyclesCut };
 }
 
 /** sha1 of a file's bytes, or undefined when it cannot be read (it is then parsed, and the read failure reported there). */

@@ -107,3 +107,16 @@ export function compactEdges(compact: CompactGraph): SerializedEdge[] {
   }
   return out;
 }
+
+/**
+ * The edges of a graph as {@link compactEdges} gives them for its compact
+ * form (`defines` left out, insertion order), read from the graph itself:
+ * what an update in place copies when the previous graph is in memory.
+ */
+export function graphEdges(graph: Graph): SerializedEdge[] {
+  const out: SerializedEdge[] = [];
+  graph.forEachEdge((key, attributes, source, target) => {
+    if (attributes.kind !== "defines") out.push({ key, source, target, attributes });
+  });
+  return out;
+}

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
-import { compactEdges, isCompactGraph, restoreGraph, serializeGraph } from "../../src/graph/serialize-graph.js";
+import { compactEdges, graphEdges, isCompactGraph, restoreGraph, serializeGraph } from "../../src/graph/serialize-graph.js";
 import { REPO_ROOT } from "../store/helpers.js";
 
 describe("serializeGraph / restoreGraph", () => {
@@ -18,6 +18,8 @@ describe("serializeGraph / restoreGraph", () => {
     // the edges an update in place copies: every edge but defines, in order, keys included
     const expected = (graph.export().edges as Array<{ key: string; attributes: { kind: string } }>).filter((e) => e.attributes.kind !== "defines");
     expect(isCompactGraph(compact) ? compactEdges(compact).map((e) => e.key) : []).toEqual(expected.map((e) => e.key));
+    // and the same edges read from the graph object (the index kept in memory), attributes included
+    expect(JSON.parse(JSON.stringify(graphEdges(graph)))).toEqual(isCompactGraph(compact) ? compactEdges(compact) : []);
   });
 
   it("refuses graphology's own export (an older graph.json) and a form whose edges point nowhere", async () => {
