@@ -8,7 +8,7 @@
  */
 import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { createConnection, createServer, type Socket } from "node:net";
-import { createIndexMemory, createRetriever, flushIndexMemory, GraphRetrieveError, type IndexMemory } from "../index.js";
+import { createIndexMemory, createRetriever, flushIndexMemory, GraphRetrieveError, preloadParser, type IndexMemory } from "../index.js";
 import { createLineReader, decodeMessage, encodeMessage, MAX_SOCKET_PATH, socketPath, type DaemonReply, type DaemonStatus } from "./daemon-protocol.js";
 import { VERSION } from "./help.js";
 import { runCli, type CliIo } from "./run-cli.js";
@@ -66,9 +66,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const memory = createIndexMemory();
   const started = Date.now();
-  // the first index, and one retrieval, before listening: the first client finds the graph built and the code warm
+  // the first index, one retrieval and the parser loaded before listening: the first client finds the graph
+  // built and the code warm
   const retriever = await createRetriever({ ...options.scan, root, cacheDir, memory });
   await retriever.retrieve("warm up the retrieval");
+  await preloadParser();
   const warning = await flushIndexMemory(memory);
   if (warning) log(`graph-retrieve daemon: ${warning.message}`);
 
