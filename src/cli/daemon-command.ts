@@ -7,14 +7,14 @@
  * or to watch its log).
  */
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, realpathSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, realpathSync, statSync } from "node:fs";
 import { createConnection } from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RootError, UsageError } from "../index.js";
 import { cacheDirOption } from "./cache-options.js";
-import { createLineReader, decodeMessage, encodeMessage, LOG_FILE, socketPath, type DaemonRequest } from "./daemon-protocol.js";
-import { startDaemon } from "./daemon-server.js";
+import { createLineReader, decodeMessage, encodeMessage, LOG_FILE, SOCKET_FILE, socketPath, type DaemonRequest } from "./daemon-protocol.js";
+import { claimDaemonFolder, startDaemon } from "./daemon-server.js";
 import { EXIT_FAILURE, EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
 
 const ACTIONS = ["start", "stop", "status", "run"] as const;
@@ -144,7 +144,7 @@ async function startInBackground(target: Target, values: CliValues, io: CliIo): 
   // fail on a bad flag here, not in the background
   integerOption(values, "idle-minutes");
   integerOption(values, "max-file-bytes");
-  mkdirSync(target.cacheDir, { recursive: true, mode: 0o700 });
+  await claimDaemonFolder(target.cacheDir, [LOG_FILE, SOCKET_FILE]);
   const logPath = join(target.cacheDir, LOG_FILE);
   const log = openSync(logPath, "w");
   const main = fileURLToPath(new URL("./main.js", import.meta.url));

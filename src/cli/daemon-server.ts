@@ -6,10 +6,19 @@
  * index folder is written after the client has its answer. It stops on a
  * `stop` request, on SIGINT/SIGTERM, or after `idleMinutes` without one.
  */
-import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, lstatSync, rmSync } from "node:fs";
 import { createConnection, createServer, type Socket } from "node:net";
-import { createIndexMemory, createRetriever, flushIndexMemory, GraphRetrieveError, preloadParser, type IndexMemory } from "../index.js";
-import { createLineReader, decodeMessage, encodeMessage, MAX_SOCKET_PATH, socketPath, type DaemonReply, type DaemonStatus } from "./daemon-protocol.js";
+import {
+  claimStoreFolder,
+  createIndexMemory,
+  createRetriever,
+  flushIndexMemory,
+  ForeignFolderError,
+  GraphRetrieveError,
+  preloadParser,
+  type IndexMemory,
+} from "../index.js";
+import { createLineReader, decodeMessage, encodeMessage, MAX_SOCKET_PATH, SOCKET_FILE, socketPath, type DaemonReply, type DaemonStatus } from "./daemon-protocol.js";
 import { VERSION } from "./help.js";
 import { runCli, type CliIo } from "./run-cli.js";
 
@@ -30,6 +39,33 @@ export interface Daemon {
   stopped: Promise<void>;
   /** Stop now: no new request is taken, the one running finishes. */
   stop: () => Promise<void>;
+}
+
+/**
+ * Make the index folder the daemon's to write in (created and tagged; see
+ * claimStoreFolder): refused with one line when a file it would write there
+ * is someone else's.
+ */
+export async function claimDaemonFolder(cacheDir: string, names: readonly string[]): Promise<void> {
+  try {
+    await claimStoreFolder(cacheDir, ["index.json", "graph.json", ...names]);
+  } catch (error) {
+    if (error instanceof ForeignFolderError) throw new GraphRetrieveError("io", `graph-retrieve daemon: ${error.message}`);
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    throw new GraphRetrieveError("io", `graph-retrieve daemon: cannot use the index folder ${cacheDir} (${code}; pass another --cache-dir)`);
+  }
+}
+
+/** Remove the socket a killed daemon left (only a socket: anything else there is refused). */
+function removeStaleSocket(path: string): void {
+  let isSocket: boolean;
+  try {
+    isSocket = lstatSync(path).isSocket();
+  } catch {
+    return; // none
+  }
+  if (!isSocket) throw new GraphRetrieveError("io", `graph-retrieve daemon: ${path} exists and is not a socket (not removed; remove it yourself, or pass another --cache-dir)`);
+  rmSync(path, { force: true });
 }
 
 /** True when something answers on the socket. */
@@ -58,11 +94,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   if (path.length > MAX_SOCKET_PATH) {
     throw new GraphRetrieveError("usage", `graph-retrieve daemon: the index folder's path is too long for a socket (${path.length} characters, at most ${MAX_SOCKET_PATH}); pass a shorter --cache-dir`);
   }
-  mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+  await claimDaemonFolder(cacheDir, [SOCKET_FILE]);
   if (await socketAnswers(path)) {
     throw new GraphRetrieveError("io", `graph-retrieve daemon: one already serves ${root} (graph-retrieve daemon status; stop it with graph-retrieve daemon stop)`);
   }
-  rmSync(path, { force: true }); // left by a daemon that was killed
+  removeStaleSocket(path);
 
   const memory = createIndexMemory();
   const started = Date.now();

@@ -16,7 +16,7 @@
  * await flushIndexMemory(memory);
  * const next = await buildGraph(root, { cacheDir, memory }); // from memory: a stat of every file, no read
  */
-import type { IndexStore, StoreHeader } from "../store/index.js";
+import { ForeignFolderError, type IndexStore, type StoreHeader } from "../store/index.js";
 import type { Diagnostic } from "../types.js";
 import type { Graph } from "./code-graph.js";
 
@@ -80,6 +80,7 @@ export async function flushIndexMemory(memory: IndexMemory): Promise<Diagnostic 
 
 /** The warning for an index that could not be written to `cacheDir`. */
 export function indexWriteWarning(cacheDir: string, error: unknown): Diagnostic {
+  if (error instanceof ForeignFolderError) return { kind: "warning", message: `store: not writing the index to ${cacheDir}: ${error.message}` };
   const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : "error");
   return { kind: "warning", message: `store: could not write the index to ${cacheDir} (${code}; check the folder is writable, or pass --no-cache)` };
 }

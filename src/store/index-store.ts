@@ -25,6 +25,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic, ParsedFile } from "../types.js";
 import { headerMismatch, PARSER_CHANGED, type StoreHeader } from "./store-header.js";
+import { claimStoreFolder, hasOurTag, whoseFile } from "./store-folder.js";
 import { removeStaleTempFiles, writeFileAtomic } from "./write-atomic.js";
 
 export const INDEX_FILE = "index.json";
@@ -114,15 +115,18 @@ export async function loadIndexStore(dir: string, expected: StoreHeader): Promis
   const path = join(dir, INDEX_FILE);
   const json = await readJson(path);
   if (json === undefined) return { store: emptyStore(expected), found: false };
-  if (json instanceof Error) return { store: emptyStore(expected), warning: storeWarning(path, json.message), found: false };
+  // someone else's index.json (an untagged folder, not our format): no "rebuilt" warning, the write refuses it
+  const unusable = async (why: string): Promise<LoadedStore> =>
+    !(await hasOurTag(dir)) && (await whoseFile(path)) !== "store"
+      ? { store: emptyStore(expected), found: false }
+      : { store: emptyStore(expected), warning: storeWarning(path, why), found: false };
+  if (json instanceof Error) return unusable(json.message);
   const mismatch = headerMismatch((json as { header?: unknown }).header, expected);
   // only the parse code changed (development, or a run from the sources after one from dist/): rebuilt quietly
   if (mismatch === PARSER_CHANGED) return { store: emptyStore(expected), found: false };
-  if (mismatch) return { store: emptyStore(expected), warning: storeWarning(path, mismatch), found: false };
+  if (mismatch) return unusable(mismatch);
   const files = (json as { files?: unknown }).files;
-  if (typeof files !== "object" || files === null || Array.isArray(files)) {
-    return { store: emptyStore(expected), warning: storeWarning(path, "it is damaged (no file table)"), found: false };
-  }
+  if (typeof files !== "object" || files === null || Array.isArray(files)) return unusable("it is damaged (no file table)");
   const store = json as IndexStore;
   store.header = expected;
   return { store, found: true };
@@ -156,9 +160,12 @@ export function toAsciiJson(value: unknown): string {
 /**
  * Write the store folder: graph.json first, then index.json, each
  * atomically (temp file + rename), after clearing temp files a killed
- * writer left behind.
+ * writer left behind. A folder holding an index.json or graph.json that
+ * graph-retrieve did not write is refused (see store-folder.ts).
  */
 export async function saveIndexStore(dir: string, store: IndexStore, graph?: StoredGraph): Promise<void> {
+  // never over a file of the same name that is not the index's (throws ForeignFolderError)
+  await claimStoreFolder(dir, [INDEX_FILE, GRAPH_FILE]);
   await removeStaleTempFiles(dir);
   if (graph) await writeFileAtomic(join(dir, GRAPH_FILE), toAsciiJson(graph));
   await writeFileAtomic(join(dir, INDEX_FILE), toAsciiJson(store));

@@ -135,6 +135,19 @@ describe("daemon", () => {
     daemon = undefined;
   });
 
+  it("a folder holding a daemon.log or daemon.sock that is someone else's is refused, the file untouched", async () => {
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(join(cacheDir, "daemon.log"), "my notes\n");
+    const start = spawnSync(process.execPath, [MAIN, "daemon", "start", ...args()], { cwd: tmp, encoding: "utf8" });
+    expect(start.status).toBe(1);
+    expect(start.stderr).toBe(`graph-retrieve daemon: ${join(cacheDir, "daemon.log")} was not written by graph-retrieve (not overwritten; pass another --cache-dir, or --no-cache)\n`);
+    expect(readdirSync(cacheDir)).toEqual(["daemon.log"]);
+    rmSync(join(cacheDir, "daemon.log"));
+    writeFileSync(join(cacheDir, SOCKET_FILE), "not a socket\n");
+    await expect(startHere()).rejects.toThrow(/daemon\.sock was not written by graph-retrieve/);
+    expect(readdirSync(cacheDir)).toEqual([SOCKET_FILE]);
+  });
+
   it("the bin: start in the background, status, commands served from it, stop", () => {
     const bin = (...argv: string[]) => spawnSync(process.execPath, [MAIN, ...argv], { cwd: tmp, encoding: "utf8" });
     const idle = bin("daemon", "status", ...args());

@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileS
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
-import { GRAPH_FILE, INDEX_FILE } from "../../src/store/index.js";
+import { CACHE_TAG_FILE, GRAPH_FILE, INDEX_FILE } from "../../src/store/index.js";
 import { ageTree, comparable, copyFixture, listTree, makeTempDir, uncached } from "./helpers.js";
 
 let tmp: { dir: string; cleanup: () => void };
@@ -23,10 +23,10 @@ beforeEach(() => {
 afterEach(() => tmp.cleanup());
 
 describe("persistent index", () => {
-  it("miss: the first build parses everything and writes index.json and graph.json, nothing else", async () => {
+  it("miss: the first build parses everything and writes index.json, graph.json and the cache tag, nothing else", async () => {
     const cold = await buildGraph(root, { cacheDir });
     expect(cold.cache).toMatchObject({ found: false, parsed: cold.stats.files, reused: 0, resolved: cold.stats.files, graphReused: false, saved: true });
-    expect(listTree(cacheDir)).toEqual([GRAPH_FILE, INDEX_FILE]);
+    expect(listTree(cacheDir)).toEqual([CACHE_TAG_FILE, GRAPH_FILE, INDEX_FILE]);
     expect(comparable(cold)).toEqual(await uncached(root));
   });
 
@@ -216,11 +216,36 @@ describe("persistent index", () => {
     expect(comparable(await buildGraph(alias, { cacheDir }))).toEqual(await uncached(alias));
   });
 
+  it("a folder holding an index.json graph-retrieve did not write is never written to: one warning, the file untouched", async () => {
+    mkdirSync(cacheDir, { recursive: true });
+    const theirs = join(cacheDir, INDEX_FILE);
+    writeFileSync(theirs, '{"mine": true}\n');
+    const codeGraph = await buildGraph(root, { cacheDir });
+    expect(codeGraph.cache?.saved).toBe(false);
+    const warnings = codeGraph.diagnostics.filter((d) => d.message.startsWith("store:"));
+    expect(warnings.map((d) => d.message)).toEqual([
+      `store: not writing the index to ${cacheDir}: ${theirs} was not written by graph-retrieve (not overwritten; pass another --cache-dir, or --no-cache)`,
+    ]);
+    expect(readFileSync(theirs, "utf8")).toBe('{"mine": true}\n');
+    expect(listTree(cacheDir)).toEqual([INDEX_FILE]);
+    expect(comparable(codeGraph).graph).toEqual((await uncached(root)).graph);
+  });
+
+  it("a store written before cache tags is still the index's: used, written again, and tagged", async () => {
+    await buildGraph(root, { cacheDir });
+    rmSync(join(cacheDir, CACHE_TAG_FILE));
+    appendFileSync(join(root, "src/models/money.ts"), "\nexport const later = 1;\n");
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.cache).toMatchObject({ found: true, parsed: 1, saved: true });
+    expect(listTree(cacheDir)).toEqual([CACHE_TAG_FILE, GRAPH_FILE, INDEX_FILE]);
+    expect(readFileSync(join(cacheDir, CACHE_TAG_FILE), "utf8")).toMatch(/^Signature: 8a477f597d28d172789f06886806bc55\n/);
+  });
+
   it("two builds of the same root at once leave a whole, usable store", async () => {
     const both = await Promise.all([buildGraph(root, { cacheDir }), buildGraph(root, { cacheDir })]);
     expect(comparable(both[0])).toEqual(comparable(both[1]));
     JSON.parse(readFileSync(join(cacheDir, INDEX_FILE), "utf8"));
-    expect(listTree(cacheDir)).toEqual([GRAPH_FILE, INDEX_FILE]); // no temp file left behind
+    expect(listTree(cacheDir)).toEqual([CACHE_TAG_FILE, GRAPH_FILE, INDEX_FILE]); // no temp file left behind
     const next = await buildGraph(root, { cacheDir });
     expect(next.cache).toMatchObject({ found: true, parsed: 0, graphReused: true });
   });

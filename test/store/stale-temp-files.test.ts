@@ -16,12 +16,16 @@ describe("temp files a killed writer left", () => {
     writeFileSync(join(dir, live), "{");
     writeFileSync(join(dir, "index.json"), "{}");
     writeFileSync(join(dir, "notes.tmp"), "user file");
+    // another program's temp file of the same shape, in a folder given with --cache-dir
+    const theirs = ".notes.md.4244.0badf00d.tmp";
+    writeFileSync(join(dir, theirs), "draft");
     const old = (Date.now() - STALE_TEMP_MS - 60_000) / 1000;
     utimesSync(join(dir, stale), old, old);
     utimesSync(join(dir, "notes.tmp"), old, old);
+    utimesSync(join(dir, theirs), old, old);
 
     expect(await removeStaleTempFiles(dir)).toEqual([stale]);
-    expect(readdirSync(dir).sort()).toEqual([live, "index.json", "notes.tmp"].sort());
+    expect(readdirSync(dir).sort()).toEqual([live, "index.json", "notes.tmp", theirs].sort());
   });
 
   it("a missing folder is no error", async () => {
