@@ -167,7 +167,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         socket.end(encodeMessage({ type: "stopped", pid: process.pid }));
         void stop();
       } else if (request?.type === "run" && !stopping) {
-        queue = queue.then(() => runRequest(request, send, memory)).finally(() => {
+        const run = () => runRequest(request, send, memory);
+        // one at a time, and a failed one never stops the next
+        queue = queue.then(run, run).finally(() => {
           requests++;
           socket.end();
           armIdleTimer();
