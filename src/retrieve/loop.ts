@@ -16,6 +16,7 @@ import { expandWithThesaurus, extendGlossary, extendThesaurus, parseTask, thesau
 import { DEFAULT_REFINE, refine, type RefineParameters } from "./refine.js";
 import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
 import { DEFAULT_BM25F, type Bm25fParameters } from "./signals/bm25f.js";
+import { DEFAULT_NOVELTY, orderByConceptNovelty, type NoveltyParameters } from "./signals/concept-novelty.js";
 
 /** The BM25F parameters with the caller's overrides. */
 export function bm25fParameters(options: RetrieveOptions): Bm25fParameters {
@@ -90,6 +91,7 @@ export interface RetrieveOptions {
     refine?: Partial<RefineParameters>;
     bm25f?: { k1?: number; perFieldSaturation?: boolean; fieldWeights?: Partial<Bm25fParameters["fieldWeights"]>; fieldB?: Partial<Bm25fParameters["fieldB"]> };
     maxCandidates?: number;
+    novelty?: Partial<NoveltyParameters>;
   };
 }
 
@@ -231,10 +233,33 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
     query = refinement.query;
   }
 
-  return assembleResult(context, input, [...latest.values()], firstCycle, cycles, gaps, {
+  const ranked = orderBelowContext([...latest.values()], query.concepts, options.tuning?.novelty);
+  return assembleResult(context, input, ranked, firstCycle, cycles, gaps, {
     strategy: "graph",
     stoppedEarly,
   });
+}
+
+/**
+ * The best file and the context keep their relevance; the files below them
+ * are ordered by concept novelty (see signals/concept-novelty.ts), best first.
+ */
+export function orderBelowContext(
+  evaluations: readonly Evaluation[],
+  concepts: ReadonlyMap<string, number>,
+  novelty?: Partial<NoveltyParameters>,
+): Evaluation[] {
+  const ranked = [...evaluations].sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
+  const head = ranked.filter((e, i) => i === 0 || e.relevance >= CONTEXT_THRESHOLD);
+  const tail = ranked.filter((e, i) => i > 0 && e.relevance < CONTEXT_THRESHOLD);
+  const covered = new Set(head.flatMap((e) => e.definedConcepts ?? []));
+  const ceiling = Math.min(CONTEXT_THRESHOLD, head[head.length - 1]?.relevance ?? 1) - 0.001;
+  const files = tail.map((e) => ({ ...e, definedConcepts: e.definedConcepts ?? [] }));
+  const ordered = orderByConceptNovelty(files, covered, concepts, ceiling, { ...DEFAULT_NOVELTY, ...novelty });
+  return [
+    ...head,
+    ...ordered.map(({ novel, ...e }) => (novel.length > 0 ? { ...e, reason: `${e.reason}; first below the context to define ${novel.join(", ")}` } : e)),
+  ];
 }
 
 /** Rank, apply the token budget, and shape the public result. */

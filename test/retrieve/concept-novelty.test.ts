@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import type { Evaluation } from "../../src/retrieve/evaluate.js";
+import { orderBelowContext } from "../../src/retrieve/loop.js";
+import { orderByConceptNovelty } from "../../src/retrieve/signals/concept-novelty.js";
+
+const weights = new Map([
+  ["decode", 1],
+  ["path", 1],
+  ["perform", 0.2],
+]);
+
+function evaluation(path: string, relevance: number, definedConcepts: string[]): Evaluation {
+  return { path, relevance, score: relevance, reason: "", missingContext: [], matchedTerms: [], definedConcepts };
+}
+
+describe("concept novelty below the context", () => {
+  it("moves up a file that defines a concept the files above it do not", () => {
+    const order = orderByConceptNovelty(
+      [
+        { path: "src/router.ts", relevance: 0.41, definedConcepts: ["path"] },
+        { path: "src/index.ts", relevance: 0.27, definedConcepts: [] },
+        { path: "src/utils.ts", relevance: 0.2, definedConcepts: ["decode"] },
+      ],
+      new Set(["path"]),
+      weights,
+      0.699,
+    );
+    expect(order.map((f) => f.path)).toEqual(["src/utils.ts", "src/router.ts", "src/index.ts"]);
+  });
+
+  it("gives relevances that fall with the order and stay below the ceiling", () => {
+    const order = orderByConceptNovelty(
+      [
+        { path: "a.ts", relevance: 0.69, definedConcepts: ["decode"] },
+        { path: "b.ts", relevance: 0.68, definedConcepts: ["path"] },
+        { path: "c.ts", relevance: 0.1, definedConcepts: [] },
+      ],
+      new Set(),
+      weights,
+      0.6,
+    );
+    const relevances = order.map((f) => f.relevance);
+    expect(relevances[0]).toBeLessThanOrEqual(0.6);
+    for (let i = 1; i < relevances.length; i++) expect(relevances[i]).toBeLessThan(relevances[i - 1]!);
+  });
+
+  it("keeps the incoming order when no file defines a task concept", () => {
+    const tail = ["c.ts", "a.ts", "b.ts"].map((path, i) => ({ path, relevance: 0.5 - i * 0.1, definedConcepts: [] }));
+    expect(orderByConceptNovelty(tail, new Set(), weights, 0.699).map((f) => f.path)).toEqual(["c.ts", "a.ts", "b.ts"]);
+  });
+
+  it("leaves the best file and the context as they were", () => {
+    const ranked = orderBelowContext(
+      [
+        evaluation("src/path.ts", 0.3, ["path"]),
+        evaluation("src/router.ts", 0.2, ["path"]),
+        evaluation("src/utils.ts", 0.05, ["decode"]),
+      ],
+      weights,
+    );
+    expect(ranked.map((e) => e.path)).toEqual(["src/path.ts", "src/utils.ts", "src/router.ts"]);
+    expect(ranked[0]!.relevance).toBe(0.3);
+    expect(ranked[1]!.relevance).toBeLessThan(0.3);
+  });
+});
