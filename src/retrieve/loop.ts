@@ -252,10 +252,9 @@ export function orderBelowContext(
   const ranked = [...evaluations].sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
   const head = ranked.filter((e, i) => i === 0 || e.relevance >= CONTEXT_THRESHOLD);
   const tail = ranked.filter((e, i) => i > 0 && e.relevance < CONTEXT_THRESHOLD);
-  const covered = new Set(head.flatMap((e) => e.definedConcepts ?? []));
   const ceiling = Math.min(CONTEXT_THRESHOLD, head[head.length - 1]?.relevance ?? 1) - 0.001;
   const files = tail.map((e) => ({ ...e, definedConcepts: e.definedConcepts ?? [] }));
-  const ordered = orderByConceptNovelty(files, covered, concepts, ceiling, { ...DEFAULT_NOVELTY, ...novelty });
+  const ordered = orderByConceptNovelty(files, concepts, ceiling, { ...DEFAULT_NOVELTY, ...novelty });
   return [
     ...head,
     ...ordered.map(({ novel, ...e }) => (novel.length > 0 ? { ...e, reason: `${e.reason}; first below the context to define ${novel.join(", ")}` } : e)),

@@ -18,14 +18,15 @@ describe("concept novelty below the context", () => {
     const order = orderByConceptNovelty(
       [
         { path: "src/router.ts", relevance: 0.41, definedConcepts: ["path"] },
+        { path: "src/route.ts", relevance: 0.4, definedConcepts: ["path"] },
         { path: "src/index.ts", relevance: 0.27, definedConcepts: [] },
         { path: "src/utils.ts", relevance: 0.2, definedConcepts: ["decode"] },
       ],
-      new Set(["path"]),
       weights,
       0.699,
     );
-    expect(order.map((f) => f.path)).toEqual(["src/utils.ts", "src/router.ts", "src/index.ts"]);
+    expect(order.map((f) => f.path)).toEqual(["src/router.ts", "src/utils.ts", "src/route.ts", "src/index.ts"]);
+    expect(order.map((f) => f.novel)).toEqual([["path"], ["decode"], [], []]);
   });
 
   it("gives relevances that fall with the order and stay below the ceiling", () => {
@@ -35,7 +36,6 @@ describe("concept novelty below the context", () => {
         { path: "b.ts", relevance: 0.68, definedConcepts: ["path"] },
         { path: "c.ts", relevance: 0.1, definedConcepts: [] },
       ],
-      new Set(),
       weights,
       0.6,
     );
@@ -46,19 +46,20 @@ describe("concept novelty below the context", () => {
 
   it("keeps the incoming order when no file defines a task concept", () => {
     const tail = ["c.ts", "a.ts", "b.ts"].map((path, i) => ({ path, relevance: 0.5 - i * 0.1, definedConcepts: [] }));
-    expect(orderByConceptNovelty(tail, new Set(), weights, 0.699).map((f) => f.path)).toEqual(["c.ts", "a.ts", "b.ts"]);
+    expect(orderByConceptNovelty(tail, weights, 0.699).map((f) => f.path)).toEqual(["c.ts", "a.ts", "b.ts"]);
   });
 
   it("leaves the best file and the context as they were", () => {
     const ranked = orderBelowContext(
       [
-        evaluation("src/path.ts", 0.3, ["path"]),
-        evaluation("src/router.ts", 0.2, ["path"]),
-        evaluation("src/utils.ts", 0.05, ["decode"]),
+        evaluation("src/path.ts", 0.3, []),
+        evaluation("src/router.ts", 0.2, []),
+        evaluation("src/utils.ts", 0.05, ["decode", "path"]),
       ],
       weights,
     );
     expect(ranked.map((e) => e.path)).toEqual(["src/path.ts", "src/utils.ts", "src/router.ts"]);
+    expect(ranked[1]!.reason).toContain("first below the context to define decode, path");
     expect(ranked[0]!.relevance).toBe(0.3);
     expect(ranked[1]!.relevance).toBeLessThan(0.3);
   });

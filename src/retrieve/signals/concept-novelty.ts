@@ -11,9 +11,11 @@
  *   value(file) = relevance + coverageWeight × (weight of the concepts it defines)
  *                           + noveltyWeight × (weight of those no file above defines)
  *
- * each time taking the file of highest value; the concepts the context files
- * define count as covered from the start. Only the order below the context
- * changes, so the context (and the best file) stay as EVALUATE left them.
+ * each time taking the file of highest value. The context's concepts do not
+ * count as covered: the other files of a change often define the same
+ * concept as its main file (measured: covering them from the start lost one
+ * dev task). Only the order below the context changes, so the context (and
+ * the best file) stay as EVALUATE left them.
  */
 export interface NoveltyParameters {
   /** Share of the task's concept weight a file defines, added to its relevance. */
@@ -35,22 +37,21 @@ export interface RankedFile {
 }
 
 /**
- * Reorder `tail` (files below the context, best first) by concept novelty
- * against the concepts `covered` by the files above them. Returns each file
+ * Reorder `tail` (files below the context, best first) by concept novelty.
+ * Returns each file
  * with its new relevance: its value when picked, which never rises with the
  * picks, kept below `ceiling` and strictly decreasing so that the order holds,
  * and the concepts it was the first to define (`novel`).
  *
  * @example
  * const order = orderByConceptNovelty(
- *   [{ path: "src/types.ts", relevance: 0.4, definedConcepts: ["query"] }, { path: "src/path.ts", relevance: 0.3, definedConcepts: ["decode"] }],
- *   new Set(["query"]), new Map([["query", 1], ["decode", 1]]), 0.69,
+ *   [{ path: "src/types.ts", relevance: 0.4, definedConcepts: ["query"] }, { path: "src/index.ts", relevance: 0.35, definedConcepts: [] }, { path: "src/path.ts", relevance: 0.3, definedConcepts: ["decode"] }],
+ *   new Map([["query", 1], ["decode", 1]]), 0.69,
  * );
- * order.map((f) => f.path); // ["src/path.ts", "src/types.ts"]
+ * order.map((f) => f.path); // ["src/types.ts", "src/path.ts", "src/index.ts"]
  */
 export function orderByConceptNovelty<T extends RankedFile>(
   tail: readonly T[],
-  covered: ReadonlySet<string>,
   conceptWeights: ReadonlyMap<string, number>,
   ceiling: number,
   parameters: NoveltyParameters = DEFAULT_NOVELTY,
@@ -63,7 +64,7 @@ export function orderByConceptNovelty<T extends RankedFile>(
     for (const concept of new Set(concepts)) sum += conceptWeights.get(concept) ?? 0;
     return sum / total;
   };
-  const seen = new Set(covered);
+  const seen = new Set<string>();
   const left = tail.map((file, position) => ({ file, position, own: share(file.definedConcepts) }));
   const ordered: Array<T & { relevance: number; novel: string[] }> = [];
   let previous = ceiling + 0.001;
