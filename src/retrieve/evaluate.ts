@@ -402,7 +402,12 @@ export function joinNamedFiles(
   }
 }
 
-/** Task concepts whose terms the file holds in its name or its definition names, sorted. */
+/**
+ * Task concepts whose terms the file holds in its name or its definition names, sorted.
+ *
+ * @example
+ * definedConceptsOf(candidate, query); // ["decod", "path"] for src/path.ts and "Simplify decodePath"
+ */
 export function definedConceptsOf(candidate: Candidate, query: CycleQuery): string[] {
   const concepts = new Set<string>();
   for (const match of candidate.lexical.matches) {

@@ -243,6 +243,10 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
 /**
  * The best file and the context keep their relevance; the files below them
  * are ordered by concept novelty (see signals/concept-novelty.ts), best first.
+ *
+ * @example
+ * const ranked = orderBelowContext([...latest.values()], query.concepts);
+ * ranked[1]?.reason; // "…; first below the context to define decod"
  */
 export function orderBelowContext(
   evaluations: readonly Evaluation[],
