@@ -2,14 +2,15 @@
  * Concept novelty: the order of the files below the context. A change that
  * touches several files touches them for different parts of the task, so
  * among the ranked candidates a file that is named for, or defines, a task
- * concept the files above it do not is worth more than one more file about
- * the same concepts (a hub that mentions everything). Greedy, in the manner
+ * concept that the files placed before it (below the context) do not is
+ * worth more than one more file about the same concepts (a hub that
+ * mentions everything). Greedy, in the manner
  * of explicit query-aspect diversification (Santos, Macdonald & Ounis,
  * "Exploiting query reformulations for web search result diversification",
  * WWW 2010, xQuAD), with the task's concepts as the aspects:
  *
  *   value(file) = relevance + coverageWeight × (weight of the concepts it defines)
- *                           + noveltyWeight × (weight of those no file above defines)
+ *                           + noveltyWeight × (weight of those no file placed before it defines)
  *
  * each time taking the file of highest value. The context's concepts do not
  * count as covered: the other files of a change often define the same
