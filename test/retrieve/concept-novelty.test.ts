@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Evaluation } from "../../src/retrieve/evaluate.js";
 import { orderBelowContext } from "../../src/retrieve/loop.js";
 import { orderByConceptNovelty } from "../../src/retrieve/signals/concept-novelty.js";
+import { pathTerms } from "../../src/retrieve/lexical-index.js";
+import { scopeNameShare, scopeTermsOf } from "../../src/retrieve/signals/scope-name.js";
 
 const weights = new Map([
   ["decode", 1],
@@ -62,5 +64,33 @@ describe("concept novelty below the context", () => {
     expect(ranked[1]!.reason).toContain("first below the context to define decode, path");
     expect(ranked[0]!.relevance).toBe(0.3);
     expect(ranked[1]!.relevance).toBeLessThan(0.3);
+  });
+
+  it("starts a file named for the task's scope higher", () => {
+    const scope = scopeTermsOf(["subscribe"]);
+    const share = (path: string) => scopeNameShare(pathTerms(path).name, scope);
+    const ranked = orderBelowContext(
+      [
+        evaluation("src/observable/bindCallback.ts", 0.7, []),
+        evaluation("src/types.ts", 0.26, []),
+        evaluation("src/Observable.ts", 0.25, []),
+        evaluation("src/Subscriber.ts", 0.09, []),
+      ],
+      new Map(),
+      undefined,
+      share,
+    );
+    expect(ranked.map((e) => e.path)).toEqual(["src/observable/bindCallback.ts", "src/Subscriber.ts", "src/types.ts", "src/Observable.ts"]);
+    expect(ranked[1]!.reason).toContain("named for the task's scope");
+  });
+});
+
+describe("scope name", () => {
+  it("is the share of the scope's terms the file's name holds", () => {
+    const scope = scopeTermsOf(["useQueries"]);
+    expect(scope).toHaveLength(2);
+    expect(scopeNameShare(pathTerms("src/queriesObserver.ts").name, scope)).toBe(0.5);
+    expect(scopeNameShare(pathTerms("src/hydration.ts").name, scope)).toBe(0);
+    expect(scopeNameShare(pathTerms("src/hydration.ts").name, [])).toBe(0);
   });
 });

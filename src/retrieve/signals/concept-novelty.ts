@@ -23,11 +23,14 @@ export interface NoveltyParameters {
   coverageWeight: number;
   /** Share of the task's concept weight a file defines that no file above it defines, added to its relevance. */
   noveltyWeight: number;
+  /** Added to the relevance of a file named for the task's scope, times the share of the scope's terms its name holds (see scope-name.ts). */
+  scopeWeight: number;
 }
 
 export const DEFAULT_NOVELTY: NoveltyParameters = {
   coverageWeight: 0.05,
   noveltyWeight: 0.5,
+  scopeWeight: 0.5,
 };
 
 export interface RankedFile {
@@ -59,8 +62,8 @@ export function orderByConceptNovelty<T extends RankedFile>(
 ): Array<T & { relevance: number; novel: string[] }> {
   let total = 0;
   for (const weight of conceptWeights.values()) total += weight;
-  if (total <= 0 || tail.length === 0) return tail.map((file) => ({ ...file, novel: [] }));
   const share = (concepts: Iterable<string>) => {
+    if (total <= 0) return 0;
     let sum = 0;
     for (const concept of new Set(concepts)) sum += conceptWeights.get(concept) ?? 0;
     return sum / total;
