@@ -4,8 +4,8 @@
  * among the ranked candidates a file that is named for, or defines, a task
  * concept that the files placed before it (below the context) do not is
  * worth more than one more file about the same concepts (a hub that
- * mentions everything). Greedy, in the manner
- * of explicit query-aspect diversification (Santos, Macdonald & Ounis,
+ * mentions everything). Greedy, in the manner of explicit query-aspect
+ * diversification (Santos, Macdonald & Ounis,
  * "Exploiting query reformulations for web search result diversification",
  * WWW 2010, xQuAD), with the task's concepts as the aspects:
  *
@@ -21,7 +21,7 @@
 export interface NoveltyParameters {
   /** Share of the task's concept weight a file defines, added to its relevance. */
   coverageWeight: number;
-  /** Share of the task's concept weight a file defines that no file above it defines, added to its relevance. */
+  /** Share of the task's concept weight a file defines that no file placed before it defines, added to its relevance. */
   noveltyWeight: number;
   /** Added to the relevance of a file named for the task's scope, times the share of the scope's terms its name holds (see scope-name.ts). */
   scopeWeight: number;
@@ -42,10 +42,10 @@ export interface RankedFile {
 
 /**
  * Reorder `tail` (files below the context, best first) by concept novelty.
- * Returns each file
- * with its new relevance: its value when picked, which never rises with the
- * picks, kept below `ceiling` and strictly decreasing so that the order holds,
- * and the concepts it was the first to define (`novel`).
+ * Returns each file with its new relevance (its value when picked, which
+ * never rises with the picks, kept at or below `ceiling` and strictly
+ * decreasing so that the order holds) and the concepts it was the first to
+ * define (`novel`).
  *
  * @example
  * const order = orderByConceptNovelty(
