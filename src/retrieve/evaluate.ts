@@ -92,6 +92,8 @@ export interface Evaluation {
   /** Raw score before mapping to [0, 1]. */
   score: number;
   matchedTerms: string[];
+  /** Task concepts the file is named for or defines (a term of the concept in its name or definition names). */
+  definedConcepts?: string[];
   /** Came in as a candidate over an import edge (REFINE's focus), not by its words. */
   expandedFrom?: string;
   /** Reached the context only through its import tie to this context file. */
@@ -234,6 +236,7 @@ export function evaluate(
       reason: reasonOf(candidate, carried, coverages.get(candidate.path) ?? [], query.concepts.size),
       missingContext: [],
       matchedTerms: candidate.lexical.matches.map((m) => m.term),
+      definedConcepts: definedConceptsOf(candidate, query),
       ...(candidate.expandedFrom ? { expandedFrom: candidate.expandedFrom } : {}),
       // in the context only through an import tie: the expansion step
       ...(anchor && mix >= parameters.contextRatio && (mixes.get(candidate.path) ?? 0) < parameters.contextRatio ? { joinedVia: anchor } : {}),
@@ -397,6 +400,23 @@ export function joinNamedFiles(
     boosted.set(best.path, Math.max(boosted.get(best.path) ?? 0, Math.min((boosted.get(anchor) ?? 0) - 0.001, parameters.contextRatio)));
     via.set(best.path, anchor);
   }
+}
+
+/**
+ * Task concepts whose terms the file holds in its name or its definition names, sorted.
+ *
+ * @example
+ * definedConceptsOf(candidate, query); // ["decod", "path"] for src/path.ts and "Simplify decodePath"
+ */
+export function definedConceptsOf(candidate: Candidate, query: CycleQuery): string[] {
+  const concepts = new Set<string>();
+  for (const match of candidate.lexical.matches) {
+    if (!match.fields.includes("name") && !match.fields.includes("definitions")) continue;
+    for (const keyword of query.keywords) {
+      if (keyword.term === match.term && keyword.concept !== undefined && query.concepts.has(keyword.concept)) concepts.add(keyword.concept);
+    }
+  }
+  return [...concepts].sort(byCodeUnit);
 }
 
 /** One line: which terms matched where, which names it defines, which edges carried it. */

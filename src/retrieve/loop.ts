@@ -17,6 +17,8 @@ import { expandWithThesaurus, extendGlossary, extendThesaurus, parseTask, thesau
 import { DEFAULT_REFINE, refine, type RefineParameters } from "./refine.js";
 import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
 import { DEFAULT_BM25F, type Bm25fParameters } from "./signals/bm25f.js";
+import { DEFAULT_NOVELTY, orderByConceptNovelty, type NoveltyParameters } from "./signals/concept-novelty.js";
+import { scopeNameShare, scopeTermsOf } from "./signals/scope-name.js";
 
 /** The BM25F parameters with the caller's overrides. */
 export function bm25fParameters(options: RetrieveOptions): Bm25fParameters {
@@ -97,6 +99,7 @@ export interface RetrieveOptions {
     refine?: Partial<RefineParameters>;
     bm25f?: { k1?: number; perFieldSaturation?: boolean; fieldWeights?: Partial<Bm25fParameters["fieldWeights"]>; fieldB?: Partial<Bm25fParameters["fieldB"]> };
     maxCandidates?: number;
+    novelty?: Partial<NoveltyParameters>;
   };
 }
 
@@ -238,10 +241,45 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
     query = refinement.query;
   }
 
-  return assembleResult(context, input, [...latest.values()], firstCycle, cycles, gaps, {
+  const scopeTerms = scopeTermsOf(taskQuery.scopes ?? []);
+  const scopeShare = (path: string) => scopeNameShare(context.index.byPath.get(path)?.fields.name ?? new Map(), scopeTerms);
+  const ranked = orderBelowContext([...latest.values()], query.concepts, options.tuning?.novelty, scopeShare);
+  return assembleResult(context, input, ranked, firstCycle, cycles, gaps, {
     strategy: "graph",
     stoppedEarly,
   });
+}
+
+/**
+ * The best file and the context keep their relevance; the files below them
+ * are ordered by concept novelty (see signals/concept-novelty.ts), best first.
+ *
+ * @example
+ * const ranked = orderBelowContext([...latest.values()], query.concepts);
+ * ranked[1]?.reason; // "…; first below the context to define decod"
+ */
+export function orderBelowContext(
+  evaluations: readonly Evaluation[],
+  concepts: ReadonlyMap<string, number>,
+  novelty?: Partial<NoveltyParameters>,
+  scopeShare: (path: string) => number = () => 0,
+): Evaluation[] {
+  const parameters = { ...DEFAULT_NOVELTY, ...novelty };
+  const ranked = [...evaluations].sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
+  const head = ranked.filter((e, i) => i === 0 || e.relevance >= CONTEXT_THRESHOLD);
+  const tail = ranked.filter((e, i) => i > 0 && e.relevance < CONTEXT_THRESHOLD);
+  const ceiling = Math.min(CONTEXT_THRESHOLD, head[head.length - 1]?.relevance ?? 1) - 0.001;
+  // a file named for the task's scope starts higher
+  const files = tail.map((e) => ({ ...e, definedConcepts: e.definedConcepts ?? [], scope: scopeShare(e.path) }));
+  const lifted = files.map((e) => ({ ...e, relevance: e.relevance + parameters.scopeWeight * e.scope }));
+  const ordered = orderByConceptNovelty(lifted, concepts, ceiling, parameters);
+  return [
+    ...head,
+    ...ordered.map(({ novel, scope, ...e }) => {
+      const notes = [...(scope > 0 ? ["named for the task's scope"] : []), ...(novel.length > 0 ? [`first below the context to define ${novel.join(", ")}`] : [])];
+      return notes.length > 0 ? { ...e, reason: `${e.reason}; ${notes.join("; ")}` } : e;
+    }),
+  ];
 }
 
 /** Rank, apply the token budget, and shape the public result. */

@@ -69,6 +69,8 @@ export interface TaskQuery {
   paths: string[];
   /** Quoted phrases, as written inside the quotes. */
   phrases: string[];
+  /** The conventional-commit scope as written (`router` of `fix(router): …`, `useQueries` of `useQueries: …`): the part of the code the task names. */
+  scopes?: string[];
 }
 
 /** Options of {@link parseTask}. */
@@ -114,6 +116,7 @@ class QueryBuilder {
   readonly identifiers = new Set<string>();
   readonly paths = new Set<string>();
   readonly phrases = new Set<string>();
+  readonly scopes = new Set<string>();
 
   constructor(readonly stopwords: Stopwords) {}
 
@@ -268,15 +271,20 @@ function addChinese(run: string, builder: QueryBuilder, glossary: Glossary): voi
 /** A leading conventional-commit scope: `feat(router): …`, `useQueries: …`, `[auth] …`. Returns the rest. */
 function takeScope(text: string, builder: QueryBuilder): string {
   const bracket = BRACKET_SCOPE.exec(text);
+  const take = (scope: string) => {
+    if (!scope) return;
+    addCode(scope, builder, true);
+    builder.scopes.add(scope);
+  };
   if (bracket?.[1]) {
-    for (const scope of bracket[1].split(/[,\s]+/)) addCode(scope, builder, true);
+    for (const scope of bracket[1].split(/[,\s]+/)) take(scope);
     return text.slice(bracket[0].length);
   }
   const match = SCOPE_PREFIX.exec(text);
   const type = match?.[1];
   if (!match || !type) return text;
-  if (!COMMIT_TYPES.has(type.toLowerCase())) addCode(type, builder, true);
-  for (const scope of match[2]?.split(/[,\s]+/) ?? []) addCode(scope, builder, true);
+  if (!COMMIT_TYPES.has(type.toLowerCase())) take(type);
+  for (const scope of match[2]?.split(/[,\s]+/) ?? []) take(scope);
   return text.slice(match[0].length);
 }
 
@@ -338,6 +346,7 @@ export function parseTask(task: string, options: ParseTaskOptions = {}): TaskQue
     identifiers: [...builder.identifiers],
     paths: [...builder.paths],
     phrases: [...builder.phrases],
+    scopes: [...builder.scopes],
   };
 }
 

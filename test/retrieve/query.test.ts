@@ -95,6 +95,14 @@ describe("parseTask: English commit subjects", () => {
     expect(parseTask("core/graph: cycle detection").paths).toEqual(["core/graph"]);
   });
 
+  it("keeps the scope as written, for the files named for it", () => {
+    expect(parseTask("feat(router): support lazy routes").scopes).toEqual(["router"]);
+    expect(parseTask("useQueries: prevent infinite render loops").scopes).toEqual(["useQueries"]);
+    expect(parseTask("[auth, session] token refresh").scopes).toEqual(["auth", "session"]);
+    expect(parseTask("fix: crash on empty input").scopes).toEqual([]);
+    expect(parseTask("Fix the token expiry bug").scopes).toEqual([]);
+  });
+
   it("keeps words that name code: error, test, type, export", () => {
     const q = parseTask("Add missing type export and error test");
     expect(termsIn(q)).toEqual(expect.arrayContaining(["type", n("export"), n("error"), "test"]));
@@ -102,7 +110,7 @@ describe("parseTask: English commit subjects", () => {
   });
 
   it("gives an empty query for an empty or all-boilerplate task", () => {
-    expect(parseTask("")).toEqual({ task: "", terms: [], identifiers: [], paths: [], phrases: [] });
+    expect(parseTask("")).toEqual({ task: "", terms: [], identifiers: [], paths: [], phrases: [], scopes: [] });
     expect(termsIn(parseTask("Fix bug: should properly handle it correctly"))).toEqual([]);
   });
 });

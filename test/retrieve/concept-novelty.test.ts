@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import type { Evaluation } from "../../src/retrieve/evaluate.js";
+import { orderBelowContext } from "../../src/retrieve/loop.js";
+import { orderByConceptNovelty } from "../../src/retrieve/signals/concept-novelty.js";
+import { pathTerms } from "../../src/retrieve/lexical-index.js";
+import { scopeNameShare, scopeTermsOf } from "../../src/retrieve/signals/scope-name.js";
+
+const weights = new Map([
+  ["decode", 1],
+  ["path", 1],
+  ["perform", 0.2],
+]);
+
+function evaluation(path: string, relevance: number, definedConcepts: string[]): Evaluation {
+  return { path, relevance, score: relevance, reason: "", missingContext: [], matchedTerms: [], definedConcepts };
+}
+
+describe("concept novelty below the context", () => {
+  it("moves up a file that defines a concept the files above it do not", () => {
+    const order = orderByConceptNovelty(
+      [
+        { path: "src/router.ts", relevance: 0.41, definedConcepts: ["path"] },
+        { path: "src/route.ts", relevance: 0.4, definedConcepts: ["path"] },
+        { path: "src/index.ts", relevance: 0.27, definedConcepts: [] },
+        { path: "src/utils.ts", relevance: 0.2, definedConcepts: ["decode"] },
+      ],
+      weights,
+      0.699,
+    );
+    expect(order.map((f) => f.path)).toEqual(["src/router.ts", "src/utils.ts", "src/route.ts", "src/index.ts"]);
+    expect(order.map((f) => f.novel)).toEqual([["path"], ["decode"], [], []]);
+  });
+
+  it("gives relevances that fall with the order and stay below the ceiling", () => {
+    const order = orderByConceptNovelty(
+      [
+        { path: "a.ts", relevance: 0.69, definedConcepts: ["decode"] },
+        { path: "b.ts", relevance: 0.68, definedConcepts: ["path"] },
+        { path: "c.ts", relevance: 0.1, definedConcepts: [] },
+      ],
+      weights,
+      0.6,
+    );
+    const relevances = order.map((f) => f.relevance);
+    expect(relevances[0]).toBeLessThanOrEqual(0.6);
+    for (let i = 1; i < relevances.length; i++) expect(relevances[i]).toBeLessThan(relevances[i - 1]!);
+  });
+
+  it("keeps the incoming order when no file defines a task concept", () => {
+    const tail = ["c.ts", "a.ts", "b.ts"].map((path, i) => ({ path, relevance: 0.5 - i * 0.1, definedConcepts: [] }));
+    expect(orderByConceptNovelty(tail, weights, 0.699).map((f) => f.path)).toEqual(["c.ts", "a.ts", "b.ts"]);
+  });
+
+  it("leaves the best file and the context as they were", () => {
+    const ranked = orderBelowContext(
+      [
+        evaluation("src/path.ts", 0.3, []),
+        evaluation("src/router.ts", 0.2, []),
+        evaluation("src/utils.ts", 0.05, ["decode", "path"]),
+      ],
+      weights,
+    );
+    expect(ranked.map((e) => e.path)).toEqual(["src/path.ts", "src/utils.ts", "src/router.ts"]);
+    expect(ranked[1]!.reason).toContain("first below the context to define decode, path");
+    expect(ranked[0]!.relevance).toBe(0.3);
+    expect(ranked[1]!.relevance).toBeLessThan(0.3);
+  });
+
+  it("starts a file named for the task's scope higher", () => {
+    const scope = scopeTermsOf(["subscribe"]);
+    const share = (path: string) => scopeNameShare(pathTerms(path).name, scope);
+    const ranked = orderBelowContext(
+      [
+        evaluation("src/observable/bindCallback.ts", 0.7, []),
+        evaluation("src/types.ts", 0.26, []),
+        evaluation("src/Observable.ts", 0.25, []),
+        evaluation("src/Subscriber.ts", 0.09, []),
+      ],
+      new Map(),
+      undefined,
+      share,
+    );
+    expect(ranked.map((e) => e.path)).toEqual(["src/observable/bindCallback.ts", "src/Subscriber.ts", "src/types.ts", "src/Observable.ts"]);
+    expect(ranked[1]!.reason).toContain("named for the task's scope");
+  });
+});
+
+describe("scope name", () => {
+  it("is the share of the scope's terms the file's name holds", () => {
+    const scope = scopeTermsOf(["useQueries"]);
+    expect(scope).toHaveLength(2);
+    expect(scopeNameShare(pathTerms("src/queriesObserver.ts").name, scope)).toBe(0.5);
+    expect(scopeNameShare(pathTerms("src/hydration.ts").name, scope)).toBe(0);
+    expect(scopeNameShare(pathTerms("src/hydration.ts").name, [])).toBe(0);
+  });
+});
