@@ -243,16 +243,47 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
 
   const scopeTerms = scopeTermsOf(taskQuery.scopes ?? []);
   const scopeShare = (path: string) => scopeNameShare(context.index.byPath.get(path)?.fields.name ?? new Map(), scopeTerms);
-  const ranked = orderBelowContext([...latest.values()], query.concepts, options.tuning?.novelty, scopeShare);
+  const ranked = orderBelowContext([...latest.values()], query.concepts, {
+    novelty: options.tuning?.novelty,
+    scopeShare,
+    budgetTokens: options.budgetTokens ?? DEFAULT_BUDGET_TOKENS,
+    tokensOf: (path) => context.index.byPath.get(path)?.tokens ?? 0,
+  });
   return assembleResult(context, input, ranked, firstCycle, cycles, gaps, {
     strategy: "graph",
     stoppedEarly,
   });
 }
 
+/** How the files below the context are ordered; every field has a default. */
+export interface BelowContextOptions {
+  novelty?: Partial<NoveltyParameters>;
+  /** Share of the task's scope terms a file's name holds (see signals/scope-name.ts). */
+  scopeShare?: (path: string) => number;
+  /** The context's token budget (default: none) and each file's tokens: a file past the budget is no context and is ordered with the rest. */
+  budgetTokens?: number;
+  tokensOf?: (path: string) => number;
+}
+
+/** The best file, then the files at 0.7 or more within the token budget, best first (assembleResult's rule). */
+function contextOf(ranked: readonly Evaluation[], budgetTokens: number, tokensOf: (path: string) => number): Set<Evaluation> {
+  const context = new Set<Evaluation>();
+  let used = 0;
+  for (const [i, evaluation] of ranked.entries()) {
+    if (i > 0 && evaluation.relevance < CONTEXT_THRESHOLD) continue;
+    const tokens = tokensOf(evaluation.path);
+    if (i > 0 && used + tokens > budgetTokens) continue;
+    used += tokens;
+    context.add(evaluation);
+  }
+  return context;
+}
+
 /**
  * The best file and the context keep their relevance; the files below them
  * are ordered by concept novelty (see signals/concept-novelty.ts), best first.
+ * A file that reached 0.7 past the token budget is not handed over either,
+ * so it is ordered with them (its relevance still counts there).
  *
  * @example
  * const ranked = orderBelowContext([...latest.values()], query.concepts);
@@ -261,13 +292,16 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
 export function orderBelowContext(
   evaluations: readonly Evaluation[],
   concepts: ReadonlyMap<string, number>,
-  novelty?: Partial<NoveltyParameters>,
-  scopeShare: (path: string) => number = () => 0,
+  options: BelowContextOptions = {},
 ): Evaluation[] {
-  const parameters = { ...DEFAULT_NOVELTY, ...novelty };
+  const parameters = { ...DEFAULT_NOVELTY, ...options.novelty };
+  const scopeShare = options.scopeShare ?? (() => 0);
   const ranked = [...evaluations].sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
-  const head = ranked.filter((e, i) => i === 0 || e.relevance >= CONTEXT_THRESHOLD);
-  const tail = ranked.filter((e, i) => i > 0 && e.relevance < CONTEXT_THRESHOLD);
+  const context = contextOf(ranked, options.budgetTokens ?? Infinity, options.tokensOf ?? (() => 0));
+  const head = ranked.filter((e) => context.has(e));
+  const tail = ranked
+    .filter((e) => !context.has(e))
+    .map((e) => (e.relevance >= CONTEXT_THRESHOLD ? { ...e, reason: `${e.reason}; over the ${options.budgetTokens}-token budget` } : e));
   const ceiling = Math.min(CONTEXT_THRESHOLD, head[head.length - 1]?.relevance ?? 1) - 0.001;
   // a file named for the task's scope starts higher
   const files = tail.map((e) => ({ ...e, definedConcepts: e.definedConcepts ?? [], scope: scopeShare(e.path) }));

@@ -66,6 +66,31 @@ describe("concept novelty below the context", () => {
     expect(ranked[1]!.relevance).toBeLessThan(0.3);
   });
 
+  it("orders a file past the token budget with the files below the context", () => {
+    const tokens = new Map([
+      ["src/types.ts", 9000],
+      ["src/query.ts", 9000],
+      ["src/mutation.ts", 9000],
+      ["src/queryObserver.ts", 9000],
+      ["src/utils.ts", 500],
+    ]);
+    const ranked = orderBelowContext(
+      [
+        evaluation("src/types.ts", 0.85, []),
+        evaluation("src/query.ts", 0.84, []),
+        evaluation("src/mutation.ts", 0.8, []),
+        evaluation("src/queryObserver.ts", 0.75, ["decode"]),
+        evaluation("src/utils.ts", 0.6, []),
+      ],
+      weights,
+      { budgetTokens: 20000, tokensOf: (path) => tokens.get(path) ?? 0 },
+    );
+    expect(ranked.map((e) => e.path)).toEqual(["src/types.ts", "src/query.ts", "src/queryObserver.ts", "src/mutation.ts", "src/utils.ts"]);
+    expect(ranked.slice(2).every((e) => e.relevance < 0.7)).toBe(true);
+    expect(ranked[2]!.reason).toContain("over the 20000-token budget");
+    expect(ranked[2]!.reason).toContain("first below the context to define decode");
+  });
+
   it("starts a file named for the task's scope higher", () => {
     const scope = scopeTermsOf(["subscribe"]);
     const share = (path: string) => scopeNameShare(pathTerms(path).name, scope);
@@ -77,8 +102,7 @@ describe("concept novelty below the context", () => {
         evaluation("src/Subscriber.ts", 0.09, []),
       ],
       new Map(),
-      undefined,
-      share,
+      { scopeShare: share },
     );
     expect(ranked.map((e) => e.path)).toEqual(["src/observable/bindCallback.ts", "src/Subscriber.ts", "src/types.ts", "src/Observable.ts"]);
     expect(ranked[1]!.reason).toContain("named for the task's scope");
