@@ -72,6 +72,31 @@ export interface TextRepair {
   specifier?: string;
 }
 
+/**
+ * Rules whose construct tree-sitter-typescript 0.23 never parses: two names
+ * in a row in a type parameter list (`<in out T>`), `export type *`. A text
+ * with one of these repairs has errors as it is, so it can be parsed
+ * repaired at once. Not the others: an escape is fine outside a template
+ * literal type, and `a⏎ <b>(c)` or `import("./x").then<T>(f)` can be valid
+ * expressions the repair would change.
+ */
+export const ALWAYS_TRIPS: ReadonlySet<TextRepair["rule"]> = new Set<TextRepair["rule"]>(["variance-modifier", "type-only-export-star"]);
+
+/** The words of the rules in {@link ALWAYS_TRIPS}, loosely (a comment can match): only a hint to look with findGrammarGaps first. */
+const MAY_TRIP = /export\s+type\s*\*|<\s*(?:in|out)\s|,\s*(?:in|out)\s+[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\s)/;
+
+/**
+ * True when a text may hold a gap of {@link ALWAYS_TRIPS}: a cheap test on
+ * its words; false means it holds none.
+ *
+ * @example
+ * mayHaveTrippingGap("interface A<in out T> {}") // true
+ * mayHaveTrippingGap("const a = b < c;")         // false
+ */
+export function mayHaveTrippingGap(text: string): boolean {
+  return MAY_TRIP.test(text);
+}
+
 /** A repaired text and what the repairs took away that the facts must keep. */
 export interface RepairedText {
   text: string;

@@ -11,7 +11,7 @@ import { parseSource } from "../../src/parse/index.js";
 import { dedupeExports } from "../../src/parse/merge-facts.js";
 import { loadLanguage } from "../../src/parse/load-language.js";
 import { parseText, parseWithFallback, releaseTree } from "../../src/parse/parse-tree.js";
-import { findGrammarGaps, repairGrammarGaps } from "../../src/parse/repair-grammar-gaps.js";
+import { ALWAYS_TRIPS, findGrammarGaps, mayHaveTrippingGap, repairGrammarGaps } from "../../src/parse/repair-grammar-gaps.js";
 import { readTypescriptFacts } from "../../src/parse/typescript-facts.js";
 import { FIXTURES } from "../support/fixtures.js";
 
@@ -206,6 +206,37 @@ describe("parsing a file with gaps", () => {
     expect(typeOf(text.indexOf("<A>(a: A): A => a"))).toBe("type_parameters");
     expect(chosen.tree.rootNode.descendantForIndex(text.indexOf("<A>(a: A): A => a")).parent?.parent?.type).toBe("arrow_function");
     releaseTree(chosen.tree);
+  });
+
+  test("the gaps tree-sitter always trips on: the text has errors as it is, and the hint finds it", () => {
+    const snippets = [
+      "interface A<in out T> { a: T }",
+      "type F<out T> = () => T;",
+      "export class C<T, in U> {}",
+      "interface E<out A, out E = never, out R = never> {}",
+      "interface W<in A extends string> {}",
+      'export type * from "./x";',
+      'export type * as X from "./x";',
+    ];
+    for (const text of [...snippets, source("variance.ts")]) {
+      expect(findGrammarGaps(text).repairs.some((r) => ALWAYS_TRIPS.has(r.rule))).toBe(true);
+      expect(hasTreeSitterErrors(text)).toBe(true);
+      expect(mayHaveTrippingGap(text)).toBe(true);
+    }
+    for (const text of ["for (const k in o) {}", "const a = b < c;", "type M = { [K in keyof T]: T[K] };", "f(a, b)"]) {
+      expect(mayHaveTrippingGap(text)).toBe(false);
+    }
+  });
+
+  test("a text with such a gap is parsed repaired at once: the tree of its repaired text", () => {
+    const text = source("variance.ts");
+    const chosen = parseWithFallback("typescript", text);
+    expect(chosen.errors).toBe(0);
+    expect(chosen.repaired?.repairs).toEqual(findGrammarGaps(text).repairs);
+    const fresh = parseText(loadLanguage("typescript").parser, repairGrammarGaps(text)!.text);
+    expect(chosen.tree.rootNode.toString()).toBe(fresh.rootNode.toString());
+    releaseTree(chosen.tree);
+    releaseTree(fresh);
   });
 
   test("broken code still gets the TypeScript parser: a repair is kept only when the whole tree is clean", () => {
