@@ -15,7 +15,8 @@
  */
 import { availableParallelism } from "node:os";
 import { readFile } from "node:fs/promises";
-import { parseFiles, type ParseJob } from "../parse/parse-files.js";
+import { parseFiles, type ParseJob, type ParseOutcome } from "../parse/parse-files.js";
+import type { Resolver } from "../resolve/index.js";
 import { scanFiles } from "../scan/index.js";
 import {
   createStoreHeader,
@@ -152,11 +153,16 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
   // 3.8 s wall / 6.6 s CPU, against 2 workers 4.3 s / 7.5 s
   const help = options.workers === undefined && threads > 1;
   const workers = help ? threads - 1 : threads;
-  // a parse big enough for workers leaves this thread idle, and its files almost always need resolving:
-  // load the resolver (TypeScript, ~0.15 s) meanwhile rather than after
-  const resolverModule = workers > 0 ? import("../resolve/index.js") : undefined;
-  resolverModule?.catch(() => undefined);
-  const outcomes = await parseFiles(jobs, { workers, helpInThread: help, onParsed: () => options.onProgress?.(++done, total) });
+  // a parse big enough for workers: each new file's imports are resolved as soon as its facts come back,
+  // between two files this thread parses, instead of all after the parse (and TypeScript, when a specifier
+  // needs it, is loaded then too). Against the scanned files: kept when every file could be read
+  const early = workers > 0 ? startEarlyResolution(scan.root, scan.files.map((f) => f.path)) : undefined;
+  const onParsed = (outcome: ParseOutcome) => {
+    if (early && outcome.errorCode === undefined && previous[outcome.path] === undefined) early.add(outcome.parsed);
+    options.onProgress?.(++done, total);
+  };
+  const outcomes = await parseFiles(jobs, { workers, helpInThread: help, onParsed });
+  const earlyResolved = outcomes.every((o) => o.errorCode === undefined) ? await early?.finish() : undefined;
   const scannedByPath = new Map(scan.files.map((f) => [f.path, f]));
   for (const outcome of outcomes) {
     if (outcome.errorCode !== undefined) {
@@ -198,22 +204,12 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
   }
   let resolverDiagnostics: Diagnostic[] = loaded?.store.resolution?.diagnostics ?? [];
   if (toResolve.length > 0) {
-    const { createResolver } = await (resolverModule ?? import("../resolve/index.js"));
-    const resolver = createResolver(scan.root, paths);
+    const resolver = earlyResolved?.resolver ?? (await import("../resolve/index.js")).createResolver(scan.root, paths);
     for (const parsed of toResolve) {
       const entry = entries.get(parsed.path) as StoredFile;
-      const targets: Array<string | null> = [];
-      const unresolved: Array<[number, Diagnostic]> = [];
-      for (const [index, fact] of parsed.imports.entries()) {
-        const resolution = resolver.resolve(parsed.path, fact.specifier, fact.kind);
-        targets.push(resolution.target ?? null);
-        if (!resolution.external && !resolution.target) {
-          const diagnostic = resolver.diagnose(resolution);
-          if (diagnostic) unresolved.push([index, diagnostic]);
-        }
-      }
+      const { targets, unresolved } = earlyResolved?.byPath.get(parsed.path) ?? resolveFileImports(resolver, parsed);
       // a new entry, never the stored one changed in place: the update below compares the two
-      entries.set(parsed.path, { ...entry, targets, unresolved: unresolved.length > 0 ? unresolved : undefined });
+      entries.set(parsed.path, { ...entry, targets, unresolved });
     }
     const fresh = [...resolver.diagnostics];
     resolverDiagnostics = toResolve.length === parsedFiles.length ? fresh : mergeDiagnostics(resolverDiagnostics, fresh);
@@ -388,6 +384,62 @@ function fromDisk(stored: StoredGraph | undefined): PreviousGraph | undefined {
   if (!stored || !isCompactGraph(stored.graph)) return undefined;
   const compact = stored.graph;
   return { graph: () => restoreGraph(compact), edges: () => compactEdges(compact), reads: stored.reads, cyclesCut: stored.cyclesCut };
+}
+
+/** Where each import of a file leads (null: nowhere), and the diagnostic of each import that leads nowhere, by index. */
+interface FileTargets {
+  targets: Array<string | null>;
+  unresolved?: Array<[number, Diagnostic]>;
+}
+
+/** Resolve every import of one file. */
+function resolveFileImports(resolver: Resolver, parsed: ParsedFile): FileTargets {
+  const targets: Array<string | null> = [];
+  const unresolved: Array<[number, Diagnostic]> = [];
+  for (const [index, fact] of parsed.imports.entries()) {
+    const resolution = resolver.resolve(parsed.path, fact.specifier, fact.kind);
+    targets.push(resolution.target ?? null);
+    if (!resolution.external && !resolution.target) {
+      const diagnostic = resolver.diagnose(resolution);
+      if (diagnostic) unresolved.push([index, diagnostic]);
+    }
+  }
+  return { targets, ...(unresolved.length > 0 ? { unresolved } : {}) };
+}
+
+/** Files resolved while the parse runs: {@link startEarlyResolution}. */
+interface EarlyResolution {
+  /** Resolve this file's imports now, or as soon as the resolver is loaded. */
+  add(parsed: ParsedFile): void;
+  /** The resolver and every added file's targets, once all are resolved. */
+  finish(): Promise<{ resolver: Resolver; byPath: Map<string, FileTargets> }>;
+}
+
+/**
+ * A resolver over `paths` that resolves files as they are added, from the
+ * moment its module is loaded (files added before wait for it). Resolution
+ * does not depend on the order files are resolved in: the same targets and
+ * diagnostics as resolving them all afterwards.
+ */
+function startEarlyResolution(root: string, paths: readonly string[]): EarlyResolution {
+  const byPath = new Map<string, FileTargets>();
+  const waiting: ParsedFile[] = [];
+  let resolver: Resolver | undefined;
+  const ready = import("../resolve/index.js").then(({ createResolver }) => {
+    resolver = createResolver(root, paths);
+    for (const parsed of waiting.splice(0)) byPath.set(parsed.path, resolveFileImports(resolver, parsed));
+    return resolver;
+  });
+  ready.catch(() => undefined); // awaited in finish
+  return {
+    add(parsed) {
+      if (resolver) byPath.set(parsed.path, resolveFileImports(resolver, parsed));
+      else waiting.push(parsed);
+    },
+    async finish() {
+      return { resolver: await ready, byPath };
+    },
+  };
 }
 
 /** sha1 of a file's bytes, or undefined when it cannot be read (it is then parsed, and the read failure reported there). */

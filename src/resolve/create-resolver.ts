@@ -9,7 +9,7 @@
  * mapped to its sources → external package → unresolved.
  */
 import { posix } from "node:path";
-import { ts } from "./typescript.js";
+import { loadTypescript, type ts } from "./typescript.js";
 import type { Diagnostic, ImportKind, Resolution } from "../types.js";
 import { createConfigLoader, type ResolverConfig } from "./load-tsconfig.js";
 import { builtinNameOf, isRelativeSpecifier, packageNameOf, packageNameOfNodeModulesPath } from "./package-name.js";
@@ -57,7 +57,6 @@ interface Variant {
   cache?: ts.ModuleResolutionCache;
 }
 
-const NODE_STYLE = new Set<ts.ModuleResolutionKind>([ts.ModuleResolutionKind.Node16, ts.ModuleResolutionKind.NodeNext]);
 
 /**
  * Creates the resolver for one scanned root.
@@ -90,6 +89,7 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
   function variantsOf(config: ResolverConfig): Variant[] {
     let list = variants.get(config);
     if (list !== undefined) return list;
+    const ts = loadTypescript();
     const base = config.options;
     const kinds = [
       base.moduleResolution,
@@ -111,7 +111,7 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
 
   function cacheOf(variant: Variant): ts.ModuleResolutionCache {
     if (variant.cache === undefined) {
-      variant.cache = ts.createModuleResolutionCache(rootPath, getCanonicalFileName, variant.options);
+      variant.cache = loadTypescript().createModuleResolutionCache(rootPath, getCanonicalFileName, variant.options);
       counters.resolutionCaches += 1;
     }
     return variant.cache;
@@ -124,10 +124,12 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     kind: ImportKind,
     maxVariants: number,
   ): ts.ResolvedModuleFull | undefined {
+    const ts = loadTypescript();
     const isCommonJsFile = isCommonJsPath(containingFile);
     for (const variant of variantsOf(config).slice(0, maxVariants)) {
       const resolution = variant.options.moduleResolution;
-      const isModeAware = resolution === ts.ModuleResolutionKind.Bundler || (resolution !== undefined && NODE_STYLE.has(resolution));
+      const isNodeStyle = resolution === ts.ModuleResolutionKind.Node16 || resolution === ts.ModuleResolutionKind.NodeNext;
+      const isModeAware = resolution === ts.ModuleResolutionKind.Bundler || isNodeStyle;
       const mode = !isModeAware ? undefined : kind === "require" || isCommonJsFile ? ts.ModuleKind.CommonJS : ts.ModuleKind.ESNext;
       counters.moduleNameResolutions += 1;
       const result = ts.resolveModuleName(specifier, containingFile, variant.options, host, cacheOf(variant), undefined, mode);
@@ -226,7 +228,7 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     const name = looksLikePath ? undefined : packageNameOf(specifier);
     if (name === undefined) return { external: false, reason: rel.startsWith("../") ? "resolves outside the root" : "no such file (check the path)" };
     const config = loader.configForDirectory(parentOf(fromPath));
-    const result = ts.resolveTypeReferenceDirective(specifier, `${rootPath}/${fromPath}`, config.options, host);
+    const result = loadTypescript().resolveTypeReferenceDirective(specifier, `${rootPath}/${fromPath}`, config.options, host);
     const resolved = result.resolvedTypeReferenceDirective?.resolvedFileName;
     if (resolved !== undefined) {
       const outcome = classify(resolved, specifier, false);

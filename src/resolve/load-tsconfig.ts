@@ -4,7 +4,7 @@
  * through the root-restricted host. Problems become diagnostics.
  */
 import { posix } from "node:path";
-import { ts } from "./typescript.js";
+import { loadTypescript, TS_ENUMS, type ts } from "./typescript.js";
 import type { Diagnostic } from "../types.js";
 import type { RootHost } from "./root-host.js";
 
@@ -25,13 +25,13 @@ const CONFIG_NAMES = ["tsconfig.json", "jsconfig.json"] as const;
 /** "No inputs were found in config file": we never list inputs. */
 const IGNORED_CODES = new Set([18003]);
 
-/** Options when no tsconfig applies: what resolves most real code. */
+/** Options when no tsconfig applies: what resolves most real code (ESNext, Bundler, JSX preserved; TypeScript not loaded for them). */
 export const DEFAULT_OPTIONS: Readonly<ts.CompilerOptions> = {
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  module: TS_ENUMS.moduleKindEsNext as ts.ModuleKind,
+  moduleResolution: TS_ENUMS.moduleResolutionBundler as ts.ModuleResolutionKind,
   allowJs: true,
   resolveJsonModule: true,
-  jsx: ts.JsxEmit.Preserve,
+  jsx: TS_ENUMS.jsxPreserve as ts.JsxEmit,
 };
 
 export interface ConfigLoader {
@@ -67,6 +67,7 @@ export function createConfigLoader(root: string, host: RootHost): ConfigLoader {
   function parseConfig(absPath: string): ResolverConfig {
     const path = relative(absPath);
     const warn = (message: string) => diagnostics.push({ kind: "warning", path, message });
+    const ts = loadTypescript();
     const read = ts.readConfigFile(absPath, (file) => host.readFile(file));
     if (read.error !== undefined || typeof read.config !== "object" || read.config === null) {
       if (read.error !== undefined) warn(`tsconfig unreadable: ${flatten(read.error)} (fix its JSON; default options are used)`);
@@ -156,6 +157,7 @@ export function createConfigLoader(root: string, host: RootHost): ConfigLoader {
 function withResolutionDefaults(options: ts.CompilerOptions): ts.CompilerOptions {
   const result: ts.CompilerOptions = { ...options, resolveJsonModule: true };
   if (result.moduleResolution === undefined) {
+    const ts = loadTypescript();
     const nodeModules = [ts.ModuleKind.Node16, ts.ModuleKind.Node18, ts.ModuleKind.Node20, ts.ModuleKind.NodeNext];
     if (result.module !== undefined && nodeModules.includes(result.module)) {
       result.moduleResolution = result.module === ts.ModuleKind.NodeNext ? ts.ModuleResolutionKind.NodeNext : ts.ModuleResolutionKind.Node16;
@@ -173,5 +175,5 @@ function parentOf(dir: string): string {
 }
 
 function flatten(diagnostic: ts.Diagnostic): string {
-  return ts.flattenDiagnosticMessageText(diagnostic.messageText, " ").replace(/\s+/g, " ").trim();
+  return loadTypescript().flattenDiagnosticMessageText(diagnostic.messageText, " ").replace(/\s+/g, " ").trim();
 }

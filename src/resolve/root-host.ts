@@ -12,7 +12,7 @@
  */
 import fs from "node:fs";
 import { posix } from "node:path";
-import { ts } from "./typescript.js";
+import { loadTypescript, type ts } from "./typescript.js";
 
 /** The host handed to `ts.resolveModuleName` and `ts.parseJsonConfigFileContent`. */
 export interface RootHost extends ts.ParseConfigHost {
@@ -99,7 +99,10 @@ export function createRootHost(root: string, workspaceDirs: ReadonlyMap<string, 
 
   return {
     isInsideRoot,
-    useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
+    // read by TypeScript only, once it is loaded
+    get useCaseSensitiveFileNames() {
+      return loadTypescript().sys.useCaseSensitiveFileNames;
+    },
     getCurrentDirectory: () => root,
     fileExists(path) {
       return kindOf(redirect(path)) === "file";
