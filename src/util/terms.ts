@@ -88,8 +88,24 @@ export function termsOf(text: string): string[] {
   return out;
 }
 
-/** Add the terms of `text` to a term → count record. */
+/** A text that is one identifier-like word: {@link wordsOf} gives it whole. */
+const ONE_WORD = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Add each of `terms` to a term → count record. */
+function addTerms(into: Record<string, number>, terms: readonly string[], weight: number): void {
+  for (const term of terms) {
+    // own counts only: a term such as "constructor" finds a function on Object.prototype, never a number
+    const count = into[term];
+    into[term] = (typeof count === "number" ? count : 0) + weight;
+  }
+}
+
+/** Add the terms of `text` to a term → count record (in {@link termsOf}'s order). */
 export function countTerms(into: Record<string, number>, text: string, weight = 1): void {
-  // own properties only: a term such as "constructor" must not read Object.prototype
-  for (const term of termsOf(text)) into[term] = (Object.hasOwn(into, term) ? into[term]! : 0) + weight;
+  // most texts counted are one identifier: its terms come straight from the memo, without word lists
+  if (ONE_WORD.test(text)) {
+    addTerms(into, termsOfWord(text), weight);
+    return;
+  }
+  for (const word of wordsOf(text)) addTerms(into, termsOfWord(word), weight);
 }

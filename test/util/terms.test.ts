@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normaliseTerm, splitIdentifier, termsOf } from "../../src/util/terms.js";
+import { countTerms, normaliseTerm, splitIdentifier, termsOf } from "../../src/util/terms.js";
 
 describe("splitIdentifier", () => {
   it("splits camelCase, acronyms, snake_case, kebab-case and dotted names", () => {
@@ -38,5 +38,25 @@ describe("termsOf", () => {
     expect(termsOf("Fix tokenExpiry in src/auth/session-manager.ts")).toEqual([
       "fix", "token", "expir", "in", "src", "auth", "session", "manag", "ts",
     ]);
+  });
+});
+
+describe("countTerms", () => {
+  it("counts the terms of termsOf, in its order, for one identifier and for free text alike", () => {
+    for (const text of ["parseHTTPResponse_v2", "#privateField", "Fix tokenExpiry in src/auth/session-manager.ts", "a token, and tokens", ""]) {
+      const counted: Record<string, number> = {};
+      countTerms(counted, text, 2);
+      const expected: Record<string, number> = {};
+      for (const term of termsOf(text)) expected[term] = (expected[term] ?? 0) + 2;
+      expect(Object.entries(counted)).toEqual(Object.entries(expected));
+    }
+  });
+
+  it("counts a term named like an Object.prototype member from zero", () => {
+    const counted: Record<string, number> = {};
+    countTerms(counted, "constructor");
+    countTerms(counted, "the constructor", 2);
+    expect(counted).toEqual({ constructor: 3, the: 2 });
+    expect(Object.hasOwn(counted, "toString")).toBe(false);
   });
 });
