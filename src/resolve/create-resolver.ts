@@ -167,6 +167,12 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     if (isRelative && !(config.options.moduleSuffixes?.length ?? 0)) {
       const direct = findRelativeFile(parentOf(fromPath), specifier, scanned) ?? findFolderIndex(parentOf(fromPath), specifier);
       if (direct !== undefined) return { target: direct, external: false };
+      // Nor anything TypeScript could find: every file it would try lies in a folder that does not exist
+      // (without rootDirs or project references, which look elsewhere). TypeScript is then not even loaded.
+      const looksElsewhere = (config.options.rootDirs?.length ?? 0) > 0 || config.references.length > 0;
+      if (!looksElsewhere && isInMissingFolder(parentOf(fromPath), specifier)) {
+        return { external: false, reason: reasonForMissing(fromPath, specifier, alias, config) };
+      }
     }
     const name = isAlias ? undefined : packageNameOf(specifier);
     const pkg = name === undefined ? undefined : workspace.packages.get(name);
@@ -195,6 +201,14 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     if (name !== undefined) return { target: `pkg:${name}`, external: true };
     if (outcome !== undefined) return outcome;
     return { external: false, reason: reasonForMissing(fromPath, specifier, alias, config) };
+  }
+
+  /** True when the folder a `./` or `../` specifier points into (`./a/b` → `a`) is inside the root and does not exist. */
+  function isInMissingFolder(dir: string, specifier: string): boolean {
+    if (!specifier.startsWith("./") && !specifier.startsWith("../")) return false; // "/abs" is a path TypeScript reads as written
+    const folder = posix.dirname(posix.join(dir, specifier));
+    if (folder === ".." || folder.startsWith("../")) return false;
+    return !host.directoryExists(folder === "." ? rootPath : `${rootPath}/${folder}`);
   }
 
   /** `./models` → `models/index.ts` when the folder has no package.json (which TypeScript would read first). */

@@ -34,7 +34,7 @@ describe("loading TypeScript on demand", () => {
     expect(DEFAULT_OPTIONS).toMatchObject({ module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, jsx: ts.JsxEmit.Preserve });
   });
 
-  it("relative specifiers naming scanned files, built-ins and bare package names resolve without it; one naming no file loads it", () => {
+  it("relative specifiers naming scanned files or a missing folder, built-ins and bare package names resolve without it; one naming no file in a folder that exists loads it", () => {
     const plain = join(temp.dir, "plain");
     writeTree(plain, { "src/a.ts": "", "src/b.ts": "", "src/lib/index.ts": "" });
     const resolver = createResolver(plain, ["src/a.ts", "src/b.ts", "src/lib/index.ts"]);
@@ -42,8 +42,12 @@ describe("loading TypeScript on demand", () => {
     expect(resolver.resolve("src/a.ts", "./lib", "static").target).toBe("src/lib/index.ts");
     expect(resolver.resolve("src/a.ts", "node:fs", "static").target).toBe("pkg:node:fs");
     expect(resolver.resolve("src/a.ts", "fast-check", "static").target).toBe("pkg:fast-check");
+    // into a folder that does not exist: nothing TypeScript could find either
+    const missing = resolver.resolve("src/a.ts", "./test/vitest", "static");
+    expect(missing.target).toBeUndefined();
+    expect(resolver.diagnose(missing)?.message).toBe('cannot resolve "./test/vitest" (no such file (check the path and the extension))');
     expect(isTypescriptLoaded()).toBe(false);
-    // a relative specifier naming no scanned file: TypeScript looks further (a package.json, other endings)
+    // a relative specifier naming no scanned file in a folder that exists: TypeScript looks further (a package.json, other endings)
     expect(resolver.resolve("src/a.ts", "./gone", "static").target).toBeUndefined();
     expect(isTypescriptLoaded()).toBe(true);
   });
