@@ -187,27 +187,19 @@ async function measurePackage(pkg, options) {
   const warmIndex = check(await runTimed(process.execPath, indexArgs(root, include, cacheDir)), "warm index");
   result.warmIndex = { wallSeconds: warmIndex.seconds, ...JSON.parse(lastLine(warmIndex.stdout)) };
 
-  const walls = [];
-  for (let i = 0; i < options.runs; i++) {
-    const query = check(
-      await runTimed(process.execPath, [cliPath(), pkg.task, "--root", root, ...scanArgs(include), "--cache-dir", cacheDir, "--format", "json", "-q"]),
-      "warm query",
-    );
-    walls.push(query.seconds);
-  }
-  result.warmQuery = { p50Seconds: percentile(walls, 0.5), runs: walls };
-
+  // the task, --runs times, whole process each: p50 and every run
+  const timeQueries = async (what) => {
+    const walls = [];
+    for (let i = 0; i < options.runs; i++) {
+      const query = check(await runTimed(process.execPath, [cliPath(), pkg.task, "--root", root, ...scanArgs(include), "--cache-dir", cacheDir, "--format", "json", "-q"]), what);
+      walls.push(query.seconds);
+    }
+    return { p50Seconds: percentile(walls, 0.5), runs: walls };
+  };
+  result.warmQuery = await timeQueries("warm query");
   // the same query, answered by a daemon holding the index in memory
   await withDaemon(root, include, cacheDir, async () => {
-    const daemonWalls = [];
-    for (let i = 0; i < options.runs; i++) {
-      const query = check(
-        await runTimed(process.execPath, [cliPath(), pkg.task, "--root", root, ...scanArgs(include), "--cache-dir", cacheDir, "--format", "json", "-q"]),
-        "daemon query",
-      );
-      daemonWalls.push(query.seconds);
-    }
-    result.daemonQuery = { p50Seconds: percentile(daemonWalls, 0.5), runs: daemonWalls };
+    result.daemonQuery = await timeQueries("daemon query");
   });
 
   // one-file edit, on a copy
