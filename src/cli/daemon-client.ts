@@ -61,7 +61,8 @@ export async function forwardToDaemon(argv: string[], io: ForwardIo): Promise<nu
   if (cacheDir === undefined) return undefined;
   const path = socketPath(cacheDir);
   if (!existsSync(path)) return undefined;
-  const env = { XDG_CACHE_HOME: io.env.XDG_CACHE_HOME, LOCALAPPDATA: io.env.LOCALAPPDATA, HOME: io.env.HOME };
+  // what picks the default index folder (the daemon computes the same one)
+  const env = { XDG_CACHE_HOME: io.env.XDG_CACHE_HOME, LOCALAPPDATA: io.env.LOCALAPPDATA };
   return exchange(path, { type: "run", version: VERSION, root, argv, cwd: io.cwd, env }, io, timeoutSeconds);
 }
 
