@@ -13,6 +13,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RootError, UsageError } from "../index.js";
 import { cacheDirOption } from "./cache-options.js";
+import { withConfig } from "./config-options.js";
 import { createLineReader, decodeMessage, encodeMessage, LOG_FILE, SOCKET_FILE, socketPath, type DaemonRequest } from "./daemon-protocol.js";
 import { claimDaemonFolder, startDaemon } from "./daemon-server.js";
 import { EXIT_FAILURE, EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
@@ -47,8 +48,12 @@ export async function runDaemonCommand(values: CliValues, rest: string[], io: Cl
   if (action === "status") return await showStatus(target, format, io);
   if (action === "stop") return await stopDaemon(target, io);
   const idleMinutes = integerOption(values, "idle-minutes", DEFAULT_IDLE_MINUTES) as number;
-  const scan = { include: values.include, exclude: values.exclude, maxFileBytes: integerOption(values, "max-file-bytes") };
-  if (action === "run") return await runInForeground(target, idleMinutes, scan, io);
+  const maxFileBytes = integerOption(values, "max-file-bytes");
+  if (action === "run") {
+    // the files the commands will ask about: the root's config, the flags on top (as every command reads them)
+    const { include, exclude } = await withConfig(target.root, { include: values.include, exclude: values.exclude });
+    return await runInForeground(target, idleMinutes, { include, exclude, maxFileBytes }, io);
+  }
   return await startInBackground(target, values, io);
 }
 
