@@ -50,7 +50,8 @@ export interface BuildGraphOptions extends ScanOptions {
    * The index kept in memory by a long-running process (see
    * index-memory.ts): the build starts from it instead of reading the index
    * back, and leaves the index write in it for `flushIndexMemory`. Only
-   * with `cacheDir`.
+   * with `cacheDir`. When nothing changed, the graph returned is the
+   * previous build's object: treat it as read-only.
    */
   memory?: IndexMemory;
   /**
