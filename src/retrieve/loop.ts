@@ -265,7 +265,12 @@ export interface BelowContextOptions {
   tokensOf?: (path: string) => number;
 }
 
-/** The best file, then the files at 0.7 or more within the token budget, best first (assembleResult's rule). */
+/**
+ * The files handed over, walking `ranked` best first: the first one, then
+ * each at 0.7 or more while the token budget holds (a file that does not fit
+ * is skipped, a smaller one after it may still fit). What orderBelowContext
+ * keeps above the rest and what assembleResult leaves at 0.7 or more.
+ */
 function contextOf(ranked: readonly Evaluation[], budgetTokens: number, tokensOf: (path: string) => number): Set<Evaluation> {
   const context = new Set<Evaluation>();
   let used = 0;
@@ -334,19 +339,17 @@ export function assembleResult(
   if (top && top.relevance < CONTEXT_THRESHOLD && top.relevance >= 0.2) {
     ranked[0] = { ...top, relevance: CONTEXT_THRESHOLD, reason: `${top.reason}; best match, kept as context` };
   }
-  let usedTokens = 0;
+  const shown = ranked.slice(0, options.maxResults ?? DEFAULT_MAX_RESULTS);
+  const tokensOf = (path: string) => context.index.byPath.get(path)?.tokens ?? 0;
+  const handedOver = contextOf(shown, budget, tokensOf);
   const files: RetrievedFile[] = [];
-  for (const evaluation of ranked.slice(0, options.maxResults ?? DEFAULT_MAX_RESULTS)) {
-    const tokens = context.index.byPath.get(evaluation.path)?.tokens ?? 0;
+  for (const evaluation of shown) {
+    const tokens = tokensOf(evaluation.path);
     let relevance = evaluation.relevance;
     let reason = evaluation.reason;
-    if (relevance >= CONTEXT_THRESHOLD) {
-      if (files.length > 0 && usedTokens + tokens > budget) {
-        relevance = 0.69;
-        reason = `${reason}; over the ${budget}-token budget`;
-      } else {
-        usedTokens += tokens;
-      }
+    if (relevance >= CONTEXT_THRESHOLD && !handedOver.has(evaluation)) {
+      relevance = 0.69;
+      reason = `${reason}; over the ${budget}-token budget`;
     }
     files.push({
       path: evaluation.path,
