@@ -7,14 +7,13 @@
  * or to watch its log).
  */
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, openSync, realpathSync, statSync } from "node:fs";
-import { createConnection } from "node:net";
+import { closeSync, openSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RootError, UsageError } from "../index.js";
 import { cacheDirOption } from "./cache-options.js";
 import { withConfig } from "./config-options.js";
-import { createLineReader, decodeMessage, encodeMessage, LOG_FILE, SOCKET_FILE, socketPath, type DaemonRequest } from "./daemon-protocol.js";
+import { askDaemon, LOG_FILE, SOCKET_FILE } from "./daemon-protocol.js";
 import { claimDaemonFolder, startDaemon } from "./daemon-server.js";
 import { EXIT_FAILURE, EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
 
@@ -47,6 +46,7 @@ export async function runDaemonCommand(values: CliValues, rest: string[], io: Cl
   const target = targetOf(values, io);
   if (action === "status") return await showStatus(target, format, io);
   if (action === "stop") return await stopDaemon(target, io);
+  // checked here for start too: a bad flag fails now, not in the background
   const idleMinutes = integerOption(values, "idle-minutes", DEFAULT_IDLE_MINUTES) as number;
   const maxFileBytes = integerOption(values, "max-file-bytes");
   if (action === "run") {
@@ -70,26 +70,8 @@ function targetOf(values: CliValues, io: CliIo): Target {
   return { root, cacheDir: cacheDirOption(values, io, rootArg) as string };
 }
 
-/** One request, its one answer; undefined when no daemon answers. */
-function ask(target: Target, request: DaemonRequest): Promise<Record<string, unknown> | undefined> {
-  const path = socketPath(target.cacheDir);
-  if (!existsSync(path)) return Promise.resolve(undefined);
-  return new Promise((done) => {
-    const socket = createConnection(path);
-    const lines = createLineReader();
-    let answer: Record<string, unknown> | undefined;
-    socket.setEncoding("utf8");
-    socket.on("connect", () => socket.write(encodeMessage(request)));
-    socket.on("data", (chunk: string) => {
-      for (const line of lines.push(chunk)) answer ??= decodeMessage(line);
-    });
-    socket.on("error", () => undefined);
-    socket.on("close", () => done(answer));
-  });
-}
-
 async function showStatus(target: Target, format: string, io: CliIo): Promise<number> {
-  const status = await ask(target, { type: "status" });
+  const status = await askDaemon(target.cacheDir, { type: "status" });
   if (status?.type !== "status") {
     io.stdout(format === "json" ? `${JSON.stringify({ running: false, root: target.root, cacheDir: target.cacheDir })}\n` : `graph-retrieve daemon: none serves ${target.root}\n`);
     return EXIT_FAILURE;
@@ -104,7 +86,7 @@ async function showStatus(target: Target, format: string, io: CliIo): Promise<nu
 }
 
 async function stopDaemon(target: Target, io: CliIo): Promise<number> {
-  const answer = await ask(target, { type: "stop" });
+  const answer = await askDaemon(target.cacheDir, { type: "stop" });
   io.stdout(answer?.type === "stopped" ? `graph-retrieve daemon: stopped pid ${String(answer.pid)} (${target.root})\n` : `graph-retrieve daemon: none serves ${target.root}\n`);
   return EXIT_OK;
 }
@@ -141,14 +123,11 @@ function forwardedFlags(values: CliValues): string[] {
 }
 
 async function startInBackground(target: Target, values: CliValues, io: CliIo): Promise<number> {
-  const running = await ask(target, { type: "status" });
+  const running = await askDaemon(target.cacheDir, { type: "status" });
   if (running?.type === "status") {
     io.stdout(`graph-retrieve daemon: pid ${String(running.pid)} already serves ${target.root}\n`);
     return EXIT_OK;
   }
-  // fail on a bad flag here, not in the background
-  integerOption(values, "idle-minutes");
-  integerOption(values, "max-file-bytes");
   await claimDaemonFolder(target.cacheDir, [LOG_FILE, SOCKET_FILE]);
   const logPath = join(target.cacheDir, LOG_FILE);
   const log = openSync(logPath, "w");

@@ -8,6 +8,8 @@
  * or `decline` (another version or root: the client runs the command
  * itself); or the `status` / `stopped` answer.
  */
+import { existsSync } from "node:fs";
+import { createConnection } from "node:net";
 import { join } from "node:path";
 
 /** The socket's name in the index folder. */
@@ -78,4 +80,28 @@ export function decodeMessage(line: string): Record<string, unknown> | undefined
   } catch {
     return undefined;
   }
+}
+
+/**
+ * One request to the daemon of `cacheDir` and its one answer; undefined
+ * when none answers (no socket, a stale one, or nothing listening).
+ *
+ * @example
+ * const status = await askDaemon(cacheDir, { type: "status" }); // { type: "status", pid, … } or undefined
+ */
+export function askDaemon(cacheDir: string, request: DaemonRequest): Promise<Record<string, unknown> | undefined> {
+  const path = socketPath(cacheDir);
+  if (!existsSync(path)) return Promise.resolve(undefined);
+  return new Promise((done) => {
+    const socket = createConnection(path);
+    const lines = createLineReader();
+    let answer: Record<string, unknown> | undefined;
+    socket.setEncoding("utf8");
+    socket.on("connect", () => socket.write(encodeMessage(request)));
+    socket.on("data", (chunk: string) => {
+      for (const line of lines.push(chunk)) answer ??= decodeMessage(line);
+    });
+    socket.on("error", () => undefined);
+    socket.on("close", () => done(answer));
+  });
 }

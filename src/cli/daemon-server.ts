@@ -7,7 +7,7 @@
  * `stop` request, on SIGINT/SIGTERM, or after `idleMinutes` without one.
  */
 import { chmodSync, lstatSync, rmSync } from "node:fs";
-import { createConnection, createServer, type Socket } from "node:net";
+import { createServer, type Socket } from "node:net";
 import {
   claimStoreFolder,
   createIndexMemory,
@@ -18,7 +18,17 @@ import {
   preloadParser,
   type IndexMemory,
 } from "../index.js";
-import { createLineReader, decodeMessage, encodeMessage, MAX_SOCKET_PATH, SOCKET_FILE, socketPath, type DaemonReply, type DaemonStatus } from "./daemon-protocol.js";
+import {
+  askDaemon,
+  createLineReader,
+  decodeMessage,
+  encodeMessage,
+  MAX_SOCKET_PATH,
+  SOCKET_FILE,
+  socketPath,
+  type DaemonReply,
+  type DaemonStatus,
+} from "./daemon-protocol.js";
 import { VERSION } from "./help.js";
 import { runCli, type CliIo } from "./run-cli.js";
 
@@ -68,18 +78,6 @@ function removeStaleSocket(path: string): void {
   rmSync(path, { force: true });
 }
 
-/** True when something answers on the socket. */
-export function socketAnswers(path: string): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = createConnection(path);
-    socket.on("connect", () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.on("error", () => done(false));
-  });
-}
-
 /**
  * Index the root, then listen on its socket. Resolves once it listens
  * (the first index built, its memory warm).
@@ -95,7 +93,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     throw new GraphRetrieveError("usage", `graph-retrieve daemon: the index folder's path is too long for a socket (${path.length} characters, at most ${MAX_SOCKET_PATH}); pass a shorter --cache-dir`);
   }
   await claimDaemonFolder(cacheDir, [SOCKET_FILE]);
-  if (await socketAnswers(path)) {
+  if ((await askDaemon(cacheDir, { type: "status" })) !== undefined) {
     throw new GraphRetrieveError("io", `graph-retrieve daemon: one already serves ${root} (graph-retrieve daemon status; stop it with graph-retrieve daemon stop)`);
   }
   removeStaleSocket(path);
