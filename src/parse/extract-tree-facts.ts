@@ -10,6 +10,7 @@ import { addUse, createReferenceTally, referenceKindOf, summariseReferences } fr
 import { indexModuleLevel } from "./index-module-level.js";
 import { type DefinitionCapture, definitionKindOf, readDefinition } from "./read-definition.js";
 import { type CommentSpans, sortCommentSpans } from "./read-doc-comment.js";
+import { endOf, startOf } from "./node-span.js";
 import { normaliseSpans, scanIdentifiers } from "./scan-identifiers.js";
 import { readCallImport, readExportStatement, readImportStatement, readReferenceDirective } from "./read-module-statements.js";
 
@@ -92,8 +93,13 @@ export function extractTreeFacts(
   const exports: ExportFact[] = [];
   const comments: CommentSpans = { starts: [], ends: [] };
   const exportStatements: Parser.SyntaxNode[] = [];
-  const skipStarts: number[] = blankedSpans.map((span) => span.start);
-  const skipEnds: number[] = blankedSpans.map((span) => span.end);
+  // filled by push only, so they keep one elements kind (Array.map makes holey arrays, a second kind)
+  const skipStarts: number[] = [];
+  const skipEnds: number[] = [];
+  for (const span of blankedSpans) {
+    skipStarts.push(span.start);
+    skipEnds.push(span.end);
+  }
 
   for (const match of query.matches(tree.rootNode)) {
     let outer: Parser.SyntaxNode | undefined;
@@ -115,13 +121,12 @@ export function extractTreeFacts(
       case "definition": {
         const kind = definitionKindOf(outerName);
         if (!kind || !nameNode) break;
-        const start = nameNode.startIndex;
+        const start = startOf(nameNode);
         tally.bound.add(start);
         const seen = candidates.get(start);
         if (!seen || (seen.kind === "variable" && kind !== "variable")) {
-          const candidate: DefinitionCapture = { kind, declaration: outer, name: nameNode };
-          if (body) candidate.body = body;
-          candidates.set(start, candidate);
+          // one object shape for every candidate (body or not): a second shape would cost a recompile of this loop
+          candidates.set(start, { kind, declaration: outer, name: nameNode, body });
         }
         break;
       }
@@ -129,20 +134,20 @@ export function extractTreeFacts(
         const kind = referenceKindOf(outerName);
         if (!kind) break;
         const node = nameNode ?? outer;
-        const start = node.startIndex;
-        addUse(tally, start, text.slice(start, node.endIndex), kind);
+        const start = startOf(node);
+        addUse(tally, start, text.slice(start, endOf(node)), kind);
         break;
       }
       case "local":
-        tally.bound.add(outer.startIndex);
+        tally.bound.add(startOf(outer));
         break;
       case "skip":
-        skipStarts.push(outer.startIndex);
-        skipEnds.push(outer.endIndex);
+        skipStarts.push(startOf(outer));
+        skipEnds.push(endOf(outer));
         break;
       case "term-comment": {
-        const start = outer.startIndex;
-        const end = outer.endIndex;
+        const start = startOf(outer);
+        const end = endOf(outer);
         comments.starts.push(start);
         comments.ends.push(end);
         skipStarts.push(start);
@@ -151,7 +156,7 @@ export function extractTreeFacts(
         break;
       }
       case "term-string": {
-        const value = text.slice(outer.startIndex, outer.endIndex);
+        const value = text.slice(startOf(outer), endOf(outer));
         if (isProseString(value)) prose.push(value);
         break;
       }
@@ -168,7 +173,7 @@ export function extractTreeFacts(
         if (source) imports.push(readCallImport(outer, source, outerName === "import.dynamic" ? "dynamic" : "require", text));
         break;
       case "import-reference": {
-        const fact = readReferenceDirective(text.slice(outer.startIndex, outer.endIndex), outer.startPosition.row + 1);
+        const fact = readReferenceDirective(text.slice(startOf(outer), endOf(outer)), outer.startPosition.row + 1);
         if (fact) imports.push(fact);
         break;
       }
@@ -185,10 +190,10 @@ export function extractTreeFacts(
   const index = indexModuleLevel(tree.rootNode, text);
   // Exports inside a namespace or `declare module "x"` are not the file's.
   for (const statement of exportStatements) {
-    if (!index.topLevel.has(statement.startIndex)) continue;
+    if (!index.topLevel.has(startOf(statement))) continue;
     const facts = readExportStatement(statement, text);
     exports.push(...facts.exports);
-    if (facts.reexport && typeOnlyExportStarts?.has(statement.startIndex)) facts.reexport.typeOnly = true;
+    if (facts.reexport && typeOnlyExportStarts?.has(startOf(statement))) facts.reexport.typeOnly = true;
     if (facts.reexport) imports.push(facts.reexport);
   }
   const sortedComments = sortCommentSpans(comments);

@@ -41,7 +41,7 @@ export interface DefinitionCapture {
   declaration: Parser.SyntaxNode;
   name: Parser.SyntaxNode;
   /** For members: the class_body / interface_body holding them. */
-  body?: Parser.SyntaxNode;
+  body: Parser.SyntaxNode | undefined;
 }
 
 /**
