@@ -18,6 +18,7 @@ import { DEFAULT_REFINE, refine, type RefineParameters } from "./refine.js";
 import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
 import { DEFAULT_BM25F, type Bm25fParameters } from "./signals/bm25f.js";
 import { DEFAULT_NOVELTY, orderByConceptNovelty, type NoveltyParameters } from "./signals/concept-novelty.js";
+import { pluralNameShare, pluralPartsOf } from "./signals/plural-name.js";
 import { scopeNameShare, scopeTermsOf } from "./signals/scope-name.js";
 
 /** The BM25F parameters with the caller's overrides. */
@@ -243,9 +244,11 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
 
   const scopeTerms = scopeTermsOf(taskQuery.scopes ?? []);
   const scopeShare = (path: string) => scopeNameShare(context.index.byPath.get(path)?.fields.name ?? new Map(), scopeTerms);
+  const pluralParts = pluralPartsOf(taskQuery.identifiers);
   const ranked = orderBelowContext([...latest.values()], query.concepts, {
     novelty: options.tuning?.novelty,
     scopeShare,
+    pluralShare: (path) => pluralNameShare(path, pluralParts),
     budgetTokens: options.budgetTokens ?? DEFAULT_BUDGET_TOKENS,
     tokensOf: (path) => context.index.byPath.get(path)?.tokens ?? 0,
   });
@@ -260,6 +263,8 @@ export interface BelowContextOptions {
   novelty?: Partial<NoveltyParameters>;
   /** Share of the task's scope terms a file's name holds (see signals/scope-name.ts). */
   scopeShare?: (path: string) => number;
+  /** Share of the task's plural code-word parts a file's name holds as written (see signals/plural-name.ts). */
+  pluralShare?: (path: string) => number;
   /** The context's token budget (default: none) and each file's tokens: a file past the budget is no context and is ordered with the rest. */
   budgetTokens?: number;
   tokensOf?: (path: string) => number;
@@ -301,6 +306,7 @@ export function orderBelowContext(
 ): Evaluation[] {
   const parameters = { ...DEFAULT_NOVELTY, ...options.novelty };
   const scopeShare = options.scopeShare ?? (() => 0);
+  const pluralShare = options.pluralShare ?? (() => 0);
   const ranked = [...evaluations].sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
   const context = contextOf(ranked, options.budgetTokens ?? Infinity, options.tokensOf ?? (() => 0));
   const head = ranked.filter((e) => context.has(e));
@@ -308,14 +314,18 @@ export function orderBelowContext(
     .filter((e) => !context.has(e))
     .map((e) => (e.relevance >= CONTEXT_THRESHOLD ? { ...e, reason: `${e.reason}; over the ${options.budgetTokens}-token budget` } : e));
   const ceiling = Math.min(CONTEXT_THRESHOLD, head[head.length - 1]?.relevance ?? 1) - 0.001;
-  // a file named for the task's scope starts higher
-  const files = tail.map((e) => ({ ...e, definedConcepts: e.definedConcepts ?? [], scope: scopeShare(e.path) }));
-  const lifted = files.map((e) => ({ ...e, relevance: e.relevance + parameters.scopeWeight * e.scope }));
+  // a file named for the task's scope, or for a collection the task names in the plural, starts higher
+  const files = tail.map((e) => ({ ...e, definedConcepts: e.definedConcepts ?? [], scope: scopeShare(e.path), plural: pluralShare(e.path) }));
+  const lifted = files.map((e) => ({ ...e, relevance: e.relevance + parameters.scopeWeight * e.scope + parameters.pluralWeight * e.plural }));
   const ordered = orderByConceptNovelty(lifted, concepts, ceiling, parameters);
   return [
     ...head,
-    ...ordered.map(({ novel, scope, ...e }) => {
-      const notes = [...(scope > 0 ? ["named for the task's scope"] : []), ...(novel.length > 0 ? [`first below the context to define ${novel.join(", ")}`] : [])];
+    ...ordered.map(({ novel, scope, plural, ...e }) => {
+      const notes = [
+        ...(scope > 0 ? ["named for the task's scope"] : []),
+        ...(plural > 0 ? ["named for a plural the task names"] : []),
+        ...(novel.length > 0 ? [`first below the context to define ${novel.join(", ")}`] : []),
+      ];
       return notes.length > 0 ? { ...e, reason: `${e.reason}; ${notes.join("; ")}` } : e;
     }),
   ];

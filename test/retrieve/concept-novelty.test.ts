@@ -3,6 +3,7 @@ import type { Evaluation } from "../../src/retrieve/evaluate.js";
 import { orderBelowContext } from "../../src/retrieve/loop.js";
 import { orderByConceptNovelty } from "../../src/retrieve/signals/concept-novelty.js";
 import { pathTerms } from "../../src/retrieve/lexical-index.js";
+import { pluralNameShare, pluralPartsOf } from "../../src/retrieve/signals/plural-name.js";
 import { scopeNameShare, scopeTermsOf } from "../../src/retrieve/signals/scope-name.js";
 
 const weights = new Map([
@@ -116,5 +117,39 @@ describe("scope name", () => {
     expect(scopeNameShare(pathTerms("src/queriesObserver.ts").name, scope)).toBe(0.5);
     expect(scopeNameShare(pathTerms("src/hydration.ts").name, scope)).toBe(0);
     expect(scopeNameShare(pathTerms("src/hydration.ts").name, [])).toBe(0);
+  });
+});
+
+describe("plural name", () => {
+  it("keeps the plural parts of the task's code words as written", () => {
+    expect(pluralPartsOf(["useQueries", "setQueryData", "getRoutes"])).toEqual(["queries", "routes"]);
+    // not plurals: -us, -ss, -is endings; too short to name a collection
+    expect(pluralPartsOf(["readStatus", "assertClass", "parseAxis", "getIds"])).toEqual([]);
+  });
+
+  it("is the share of those plurals the file's base name holds, as written and not stemmed", () => {
+    const plurals = pluralPartsOf(["useQueries"]);
+    expect(pluralNameShare("src/queriesObserver.ts", plurals)).toBe(1);
+    expect(pluralNameShare("src/queryObserver.ts", plurals)).toBe(0);
+    // a folder named in the plural says nothing about the file
+    expect(pluralNameShare("src/queries/cache.ts", plurals)).toBe(0);
+    expect(pluralNameShare("src/queriesObserver.ts", [])).toBe(0);
+  });
+
+  it("starts a file named for the plural higher below the context, with a reason", () => {
+    const plurals = pluralPartsOf(["useQueries"]);
+    const ranked = orderBelowContext(
+      [
+        evaluation("src/types.ts", 0.9, []),
+        evaluation("src/queryObserver.ts", 0.4, []),
+        evaluation("src/utils.ts", 0.35, []),
+        evaluation("src/queriesObserver.ts", 0.1, []),
+      ],
+      new Map(),
+      { pluralShare: (path) => pluralNameShare(path, plurals) },
+    );
+    expect(ranked.map((e) => e.path)).toEqual(["src/types.ts", "src/queriesObserver.ts", "src/queryObserver.ts", "src/utils.ts"]);
+    expect(ranked[1]!.reason).toContain("named for a plural the task names");
+    expect(ranked[2]!.reason).not.toContain("plural");
   });
 });

@@ -25,12 +25,15 @@ export interface NoveltyParameters {
   noveltyWeight: number;
   /** Added to the relevance of a file named for the task's scope, times the share of the scope's terms its name holds (see scope-name.ts). */
   scopeWeight: number;
+  /** Added to the relevance of a file named with a plural code word of the task, times the share of those plurals its name holds (see plural-name.ts). */
+  pluralWeight: number;
 }
 
 export const DEFAULT_NOVELTY: NoveltyParameters = {
   coverageWeight: 0.05,
   noveltyWeight: 0.5,
   scopeWeight: 0.5,
+  pluralWeight: 0.5,
 };
 
 export interface RankedFile {
