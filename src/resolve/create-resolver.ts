@@ -12,6 +12,7 @@ import { posix } from "node:path";
 import { loadTypescript, type ts } from "./typescript.js";
 import type { Diagnostic, ImportKind, Resolution } from "../types.js";
 import { createConfigLoader, type ResolverConfig } from "./load-tsconfig.js";
+import type { QuickConfig } from "./quick-config.js";
 import { builtinNameOf, isRelativeSpecifier, packageNameOf, packageNameOfNodeModulesPath } from "./package-name.js";
 import { createRootHost } from "./root-host.js";
 import { findSourceTwin } from "./source-twins.js";
@@ -156,31 +157,38 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
 
   function resolveModule(fromPath: string, specifier: string, kind: ImportKind): Outcome {
     const containingFile = `${rootPath}/${fromPath}`;
-    const config = loader.configForDirectory(parentOf(fromPath));
-    const alias = config.pathPatterns.find((pattern) => pattern !== "*" && matchesPattern(pattern, specifier));
+    // the fast paths read the config without TypeScript; it is loaded only past them
+    const quick = loader.quickConfigForDirectory(parentOf(fromPath));
+    const patterns = Object.keys(quick.paths);
+    const alias = patterns.find((pattern) => pattern !== "*" && matchesPattern(pattern, specifier));
     const isAlias = alias !== undefined;
     const builtin = isAlias ? undefined : builtinNameOf(specifier);
     if (builtin !== undefined) return { target: `pkg:node:${builtin}`, external: true };
 
     // Fast path: a relative specifier naming a scanned file (or a folder's index) the way TypeScript would find it first.
     const isRelative = isRelativeSpecifier(specifier);
-    if (isRelative && !(config.options.moduleSuffixes?.length ?? 0)) {
+    if (isRelative && !quick.hasModuleSuffixes) {
       const direct = findRelativeFile(parentOf(fromPath), specifier, scanned) ?? findFolderIndex(parentOf(fromPath), specifier);
       if (direct !== undefined) return { target: direct, external: false };
       // Nor anything TypeScript could find: every file it would try lies in a folder that does not exist
       // (without rootDirs or project references, which look elsewhere). TypeScript is then not even loaded.
-      const looksElsewhere = (config.options.rootDirs?.length ?? 0) > 0 || config.references.length > 0;
-      if (!looksElsewhere && isInMissingFolder(parentOf(fromPath), specifier)) {
-        return { external: false, reason: reasonForMissing(fromPath, specifier, alias, config) };
+      if (!quick.looksElsewhere && isInMissingFolder(parentOf(fromPath), specifier)) {
+        return { external: false, reason: reasonForMissing(fromPath, specifier, alias, quick.path) };
       }
+    }
+    // Fast path: a paths alias whose first substitution names a scanned file (or a folder's index).
+    if (isAlias && !isRelative && !quick.hasModuleSuffixes) {
+      const direct = findAliasTarget(quick, patterns, specifier);
+      if (direct !== undefined) return { target: direct, external: false };
     }
     const name = isAlias ? undefined : packageNameOf(specifier);
     const pkg = name === undefined ? undefined : workspace.packages.get(name);
     // A bare name that is no workspace package ends external whatever TypeScript finds, unless
     // baseUrl or a catch-all paths entry can map bare names to files.
-    const mapsBareNames = config.options.baseUrl !== undefined || config.pathPatterns.includes("*");
+    const mapsBareNames = quick.hasBaseUrl || patterns.includes("*");
     if (name !== undefined && pkg === undefined && !mapsBareNames) return { target: `pkg:${name}`, external: true };
 
+    const config = loader.configForDirectory(parentOf(fromPath));
     // Bare names need only the configured mode (the answer is external anyway); relative paths
     // are found by Bundler whenever NodeNext finds them; aliases and workspace packages try all.
     const isBare = name !== undefined && pkg === undefined;
@@ -200,7 +208,7 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     }
     if (name !== undefined) return { target: `pkg:${name}`, external: true };
     if (outcome !== undefined) return outcome;
-    return { external: false, reason: reasonForMissing(fromPath, specifier, alias, config) };
+    return { external: false, reason: reasonForMissing(fromPath, specifier, alias, config.path) };
   }
 
   /** True when the folder a `./` or `../` specifier points into (`./a/b` → `a`) is inside the root and does not exist. */
@@ -209,6 +217,26 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     const folder = posix.dirname(posix.join(dir, specifier));
     if (folder === ".." || folder.startsWith("../")) return false;
     return !host.directoryExists(folder === "." ? rootPath : `${rootPath}/${folder}`);
+  }
+
+  /**
+   * The scanned file a paths alias leads to, found as TypeScript looks for
+   * it: the pattern it matches exactly, else the matching pattern with the
+   * longest prefix; its first substitution, `*` replaced, read from the
+   * paths base like a relative path. Undefined when that finds no scanned
+   * file (TypeScript then tries the other substitutions and the rest).
+   */
+  function findAliasTarget(quick: QuickConfig, patterns: readonly string[], specifier: string): string | undefined {
+    const pattern = patterns.includes(specifier) ? specifier : longestPrefixPattern(patterns, specifier);
+    const first = pattern === undefined ? undefined : quick.paths[pattern]?.[0];
+    if (pattern === undefined || first === undefined || quick.pathsBase === undefined) return undefined;
+    const star = pattern.indexOf("*");
+    const matched = star === -1 ? "" : specifier.slice(star, specifier.length - (pattern.length - star - 1));
+    const substituted = matched === "" ? first : first.replace("*", matched);
+    if (posix.isAbsolute(substituted)) return undefined;
+    const base = posix.relative(rootPath, quick.pathsBase);
+    if (base === ".." || base.startsWith("../") || posix.isAbsolute(base)) return undefined;
+    return findRelativeFile(base, substituted, scanned) ?? findFolderIndex(base, substituted);
   }
 
   /** `./models` → `models/index.ts` when the folder has no package.json (which TypeScript would read first). */
@@ -220,8 +248,8 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     return host.fileExists(`${rootPath}/${folder === "." ? "" : `${folder}/`}package.json`) ? undefined : index;
   }
 
-  function reasonForMissing(fromPath: string, specifier: string, alias: string | undefined, config: ResolverConfig): string {
-    if (alias !== undefined) return `matches paths "${alias}" of ${config.path ?? "tsconfig"} but no file was found (check the paths mapping)`;
+  function reasonForMissing(fromPath: string, specifier: string, alias: string | undefined, configPath: string | undefined): string {
+    if (alias !== undefined) return `matches paths "${alias}" of ${configPath ?? "tsconfig"} but no file was found (check the paths mapping)`;
     if (isRelativeSpecifier(specifier)) {
       const target = posix.join(parentOf(fromPath), specifier);
       if (!target.startsWith("../") && host.fileExists(`${rootPath}/${target}`)) return `${target} exists but is not a scanned source file`;
@@ -330,6 +358,17 @@ function findRelativeFile(dir: string, specifier: string, scanned: ReadonlySet<s
 
 function isCommonJsPath(path: string): boolean {
   return /\.c[jt]s$/.test(path);
+}
+
+/** Among the patterns with a `*` that match, the one with the longest prefix (TypeScript's findBestPatternMatch). */
+function longestPrefixPattern(patterns: readonly string[], specifier: string): string | undefined {
+  let best: string | undefined;
+  for (const pattern of patterns) {
+    const star = pattern.indexOf("*");
+    if (star === -1 || !matchesPattern(pattern, specifier)) continue;
+    if (best === undefined || star > best.indexOf("*")) best = pattern;
+  }
+  return best;
 }
 
 function matchesPattern(pattern: string, specifier: string): boolean {

@@ -4,6 +4,7 @@
  * through the root-restricted host. Problems become diagnostics.
  */
 import { posix } from "node:path";
+import { NO_CONFIG, type QuickConfig, readQuickConfig } from "./quick-config.js";
 import { loadTypescript, TS_ENUMS, type ts } from "./typescript.js";
 import type { Diagnostic } from "../types.js";
 import type { RootHost } from "./root-host.js";
@@ -37,6 +38,12 @@ export const DEFAULT_OPTIONS: Readonly<ts.CompilerOptions> = {
 export interface ConfigLoader {
   /** The config governing files in `dir` (root-relative, "" for the root). */
   configForDirectory(dir: string): ResolverConfig;
+  /**
+   * What the resolver's fast paths need from that config: read without
+   * TypeScript when the config is a plain one (see quick-config.ts), else
+   * taken from the config TypeScript parsed.
+   */
+  quickConfigForDirectory(dir: string): QuickConfig;
   /** The config at an absolute tsconfig path (for project references). */
   configAt(absPath: string): ResolverConfig;
   readonly diagnostics: readonly Diagnostic[];
@@ -49,6 +56,9 @@ export interface ConfigLoader {
  */
 export function createConfigLoader(root: string, host: RootHost): ConfigLoader {
   const byDirectory = new Map<string, ResolverConfig>();
+  // null: no config file governs the folder
+  const pathByDirectory = new Map<string, string | null>();
+  const quickByPath = new Map<string, QuickConfig>();
   const byPath = new Map<string, ResolverConfig>();
   const diagnostics: Diagnostic[] = [];
   const extendedCache = new Map<string, ts.ExtendedConfigCacheEntry>();
@@ -122,26 +132,49 @@ export function createConfigLoader(root: string, host: RootHost): ConfigLoader {
     return kept.length === 0 ? undefined : kept[0];
   }
 
-  function configForDirectory(dir: string): ResolverConfig {
-    const cached = byDirectory.get(dir);
-    if (cached !== undefined) return cached;
-    let config: ResolverConfig | undefined;
+  /** The absolute path of the config file governing `dir`, undefined when none does (the defaults apply). */
+  function configPathFor(dir: string): string | undefined {
+    const cached = pathByDirectory.get(dir);
+    if (cached !== undefined) return cached ?? undefined;
+    let found: string | null = null;
     for (const name of CONFIG_NAMES) {
       const absPath = dir === "" ? `${root}/${name}` : `${root}/${dir}/${name}`;
       if (host.fileExists(absPath)) {
-        config = configAt(absPath);
+        found = absPath;
         break;
       }
     }
-    if (config === undefined) {
-      config = dir === "" ? defaults : configForDirectory(parentOf(dir));
-    }
+    if (found === null && dir !== "") found = configPathFor(parentOf(dir)) ?? null;
+    pathByDirectory.set(dir, found);
+    return found ?? undefined;
+  }
+
+  function configForDirectory(dir: string): ResolverConfig {
+    const cached = byDirectory.get(dir);
+    if (cached !== undefined) return cached;
+    const absPath = configPathFor(dir);
+    const config = absPath === undefined ? defaults : configAt(absPath);
     byDirectory.set(dir, config);
     return config;
   }
 
+  function quickConfigAt(absPath: string): QuickConfig {
+    let quick = quickByPath.get(absPath);
+    if (quick === undefined) {
+      quick = readQuickConfig(absPath, relative(absPath), host) ?? quickOf(configAt(absPath));
+      quickByPath.set(absPath, quick);
+    }
+    return quick;
+  }
+
+  function quickConfigForDirectory(dir: string): QuickConfig {
+    const absPath = configPathFor(dir);
+    return absPath === undefined ? NO_CONFIG : quickConfigAt(absPath);
+  }
+
   return {
     configForDirectory,
+    quickConfigForDirectory,
     configAt,
     get diagnostics() {
       return diagnostics;
@@ -167,6 +200,20 @@ function withResolutionDefaults(options: ts.CompilerOptions): ts.CompilerOptions
     }
   }
   return result;
+}
+
+/** The fast paths' view of a config TypeScript parsed (what readQuickConfig must agree with). */
+export function quickOf(config: ResolverConfig): QuickConfig {
+  const { options } = config;
+  const pathsBase = options.baseUrl ?? (options.pathsBasePath as string | undefined);
+  return {
+    ...(config.path !== undefined ? { path: config.path } : {}),
+    paths: options.paths ?? {},
+    ...(pathsBase !== undefined ? { pathsBase } : {}),
+    hasBaseUrl: options.baseUrl !== undefined,
+    hasModuleSuffixes: (options.moduleSuffixes?.length ?? 0) > 0,
+    looksElsewhere: (options.rootDirs?.length ?? 0) > 0 || config.references.length > 0,
+  };
 }
 
 function parentOf(dir: string): string {
