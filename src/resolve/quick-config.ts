@@ -8,9 +8,12 @@
  *
  * Only the plain cases are read here: JSON with comments and trailing
  * commas, `extends` chains of relative paths inside the root. Anything else
- * (an `extends` of a package, a file TypeScript would complain about, an
- * option spelled in another case) gives undefined, and the caller parses
- * the config with TypeScript as before, whose view always wins.
+ * (an `extends` of a package or out of the root, JSON that does not parse,
+ * `${configDir}`, an option spelled in another case) gives undefined, and
+ * the caller parses the config with TypeScript as before, whose view
+ * always wins. A config read here is not checked option by option: the
+ * "tsconfig problem" warnings come from TypeScript's parse, so they appear
+ * when some import needs TypeScript.
  */
 import { posix } from "node:path";
 import { parse, type ParseError } from "jsonc-parser";
