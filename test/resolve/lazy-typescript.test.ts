@@ -4,7 +4,6 @@
  * without `paths` never do. (Module state is per test file, so this file
  * starts with TypeScript unloaded.)
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -12,16 +11,11 @@ import { createResolver } from "../../src/resolve/index.js";
 import { DEFAULT_OPTIONS } from "../../src/resolve/load-tsconfig.js";
 import { isTypescriptLoaded, TS_ENUMS } from "../../src/resolve/typescript.js";
 import { makeTempDir } from "../store/helpers.js";
+import { writeTree } from "./helpers.js";
 
 const temp = makeTempDir("gr-lazy-ts-");
 afterAll(temp.cleanup);
 
-function writeTree(root: string, files: Record<string, string>): void {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-}
 
 describe("loading TypeScript on demand", () => {
   it("the enum values written without TypeScript are TypeScript's", () => {

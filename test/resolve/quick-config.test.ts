@@ -4,7 +4,7 @@
  * when every import takes a fast path. (Module state is per test file: the
  * first test runs before anything here loads TypeScript.)
  */
-import { mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createResolver } from "../../src/resolve/index.js";
@@ -13,15 +13,14 @@ import { readQuickConfig } from "../../src/resolve/quick-config.js";
 import { createRootHost } from "../../src/resolve/root-host.js";
 import { isTypescriptLoaded } from "../../src/resolve/typescript.js";
 import { makeTempDir } from "../store/helpers.js";
+import { writeTree } from "./helpers.js";
 
 const temp = makeTempDir("gr-quick-config-");
 afterAll(temp.cleanup);
 
-function writeTree(root: string, files: Record<string, string>): string {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
+/** The tree written, by its real path (the resolver's root). */
+function writeRoot(root: string, files: Record<string, string>): string {
+  writeTree(root, files);
   return realpathSync(root);
 }
 
@@ -47,7 +46,7 @@ const ALIASED = {
 
 describe("the tsconfig read without TypeScript", () => {
   it("resolves relative paths and paths aliases with TypeScript never loaded", () => {
-    const root = writeTree(join(temp.dir, "aliased"), ALIASED);
+    const root = writeRoot(join(temp.dir, "aliased"), ALIASED);
     const files = ["lib/index.ts", "lib/util.ts", "lib/deep/mod.ts", "src/main.ts"];
     const resolver = createResolver(root, files);
     expect(resolver.resolve("src/main.ts", "@lib/deep/mod", "static").target).toBe("lib/deep/mod.ts");
@@ -65,7 +64,7 @@ describe("the tsconfig read without TypeScript", () => {
   });
 
   it("reads paths relative to the config that sets them, or to baseUrl, as TypeScript does", () => {
-    const root = writeTree(join(temp.dir, "aliased"), ALIASED);
+    const root = writeRoot(join(temp.dir, "aliased"), ALIASED);
     const leaf = bothViews(root, "tsconfig.json");
     expect(leaf.quick).toEqual(leaf.full);
     expect(leaf.quick?.pathsBase).toBe(root);
@@ -95,7 +94,7 @@ describe("the tsconfig read without TypeScript", () => {
   });
 
   it("leaves to TypeScript what only TypeScript can read", () => {
-    const root = writeTree(join(temp.dir, "hard"), {
+    const root = writeRoot(join(temp.dir, "hard"), {
       "package.json": "{}",
       "broken.json": '{ "compilerOptions": { "paths": { "@a/*": ["./a/*"] } ',
       "from-package.json": '{ "extends": "@tsconfig/node20/tsconfig.json" }',
