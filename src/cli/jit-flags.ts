@@ -23,7 +23,8 @@ const INTERRUPT_BUDGET = 1_200_000;
  * optimised code; not set by the library, which must leave its host's V8
  * alone.
  */
-export function shortRunJit(): void {
+export function shortRunJit(v8Version: string = process.versions.v8): void {
+  if (!hasKnownFlags(v8Version)) return;
   setFlagsFromString("--no-turbo-inlining");
   setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
 }
@@ -36,4 +37,14 @@ export function isResident(args: string[]): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * V8 versions known to have both flags (Node 20 to 24: V8 11 to 13). V8
+ * prints "unrecognized flag" on stdout for a flag it lacks, which would
+ * break piped output, so another V8 runs with its defaults.
+ */
+export function hasKnownFlags(v8Version: string): boolean {
+  const major = Number.parseInt(v8Version, 10);
+  return major >= 11 && major <= 13;
 }

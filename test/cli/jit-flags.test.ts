@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isResident } from "../../src/cli/jit-flags.js";
+import { hasKnownFlags, isResident } from "../../src/cli/jit-flags.js";
 
 describe("isResident: which commands keep V8's default optimising compiler", () => {
   it("is true for the MCP server and the daemon process, wherever the flags stand", () => {
@@ -19,5 +19,15 @@ describe("isResident: which commands keep V8's default optimising compiler", () 
 
   it("is false for an argv the CLI will refuse, leaving the error to the CLI", () => {
     expect(isResident(["--no-such-flag", "mcp"])).toBe(false);
+  });
+});
+
+describe("hasKnownFlags: V8 flags are set only where V8 is known to have them", () => {
+  it("is true for the V8 of Node 20 to 24 and false for others, whose unknown flags would print on stdout", () => {
+    expect(hasKnownFlags("11.3.244.8-node.33")).toBe(true);
+    expect(hasKnownFlags("13.6.233.10-node.18")).toBe(true);
+    expect(hasKnownFlags("10.2.154.26-node.26")).toBe(false);
+    expect(hasKnownFlags("14.0.1")).toBe(false);
+    expect(hasKnownFlags("")).toBe(false);
   });
 });
