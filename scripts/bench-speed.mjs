@@ -23,7 +23,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { snapshotBuild } from "./snapshot-build.mjs";
+import { describeTree, snapshotBuild } from "./snapshot-build.mjs";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CACHE_DIR = path.join(PROJECT_ROOT, ".bench-cache", "speed");
@@ -374,6 +374,8 @@ async function main() {
   if (!fs.existsSync(path.join(PROJECT_ROOT, "dist", "index.js"))) spawnSync("npm", ["run", "build"], { cwd: PROJECT_ROOT, stdio: "inherit" });
   fs.mkdirSync(WORK, { recursive: true });
   await snapshotBuild(PROJECT_ROOT, BUILD_COPY);
+  const tree = describeTree(PROJECT_ROOT);
+  say(`build: dist/ of ${tree}, copied to ${path.relative(PROJECT_ROOT, BUILD_COPY)}`);
   const results = [];
   for (const pkg of PACKAGES.filter((p) => options.packages.includes(p.name))) {
     process.stderr.write(`bench-speed: ${pkg.spec}…\n`);
@@ -391,7 +393,7 @@ async function main() {
     synthetic = await measureSynthetic(largest, options.syntheticCopies);
   }
   printSummary(results, synthetic);
-  fs.writeFileSync(path.join(CACHE_DIR, "results.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, results, synthetic }, null, 2) + "\n");
+  fs.writeFileSync(path.join(CACHE_DIR, "results.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, tree, results, synthetic }, null, 2) + "\n");
 }
 
 await main();
