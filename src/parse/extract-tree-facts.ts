@@ -184,7 +184,8 @@ export function extractTreeFacts(
 
   scanIdentifiers(text, normaliseSpans(skipStarts, skipEnds), keywords, (start, name, isProperty) => {
     bump(identifierCounts, name, 1);
-    if (!isProperty) addUse(tally, start, name, "identifier");
+    // every binding is known by now: a name bound here (a key, a parameter) is no use, so not even recorded
+    if (!isProperty && !tally.bound.has(start)) addUse(tally, start, name, "identifier");
   });
 
   const index = indexModuleLevel(tree.rootNode, text);
