@@ -98,5 +98,8 @@
 (string_fragment) @term.string
 (string) @skip
 (template_string (string_fragment) @skip)
-(escape_sequence) @skip
+; an escape in a string lies in its `(string)` span already: capturing it again
+; cost a fifth of all captures on date-fns' locales
+(template_string (escape_sequence) @skip)
+(ERROR (escape_sequence) @skip)
 (regex) @skip

@@ -10,7 +10,7 @@ import { addUse, createReferenceTally, referenceKindOf, summariseReferences } fr
 import { indexModuleLevel } from "./index-module-level.js";
 import { type DefinitionCapture, definitionKindOf, readDefinition } from "./read-definition.js";
 import { type CommentSpans, sortCommentSpans } from "./read-doc-comment.js";
-import { endOf, startOf } from "./node-span.js";
+import { endOf, lineOf, startOf } from "./node-span.js";
 import { normaliseSpans, scanIdentifiers } from "./scan-identifiers.js";
 import { readCallImport, readExportStatement, readImportStatement, readReferenceDirective } from "./read-module-statements.js";
 
@@ -173,7 +173,7 @@ export function extractTreeFacts(
         if (source) imports.push(readCallImport(outer, source, outerName === "import.dynamic" ? "dynamic" : "require", text));
         break;
       case "import-reference": {
-        const fact = readReferenceDirective(text.slice(startOf(outer), endOf(outer)), outer.startPosition.row + 1);
+        const fact = readReferenceDirective(text.slice(startOf(outer), endOf(outer)), lineOf(outer));
         if (fact) imports.push(fact);
         break;
       }
@@ -184,7 +184,8 @@ export function extractTreeFacts(
 
   scanIdentifiers(text, normaliseSpans(skipStarts, skipEnds), keywords, (start, name, isProperty) => {
     bump(identifierCounts, name, 1);
-    if (!isProperty) addUse(tally, start, name, "identifier");
+    // every binding is known by now: a name bound here (a key, a parameter) is no use, so not even recorded
+    if (!isProperty && !tally.bound.has(start)) addUse(tally, start, name, "identifier");
   });
 
   const index = indexModuleLevel(tree.rootNode, text);

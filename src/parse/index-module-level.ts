@@ -5,6 +5,7 @@
  * thousands of statements, so the rest of parse/ looks things up here.
  */
 import type Parser from "tree-sitter";
+import { endOf, startOf } from "./node-span.js";
 
 /** The statement a module-level declaration stands in, and its export state. */
 export interface ModuleLevelEntry {
@@ -26,12 +27,12 @@ export interface ModuleLevelIndex {
 const DECLARATION_FIELDS = ["declaration", "value"] as const;
 
 function textOf(node: Parser.SyntaxNode, text: string): string {
-  return text.slice(node.startIndex, node.endIndex);
+  return text.slice(startOf(node), endOf(node));
 }
 
 function addContainer(index: ModuleLevelIndex, owner: Parser.SyntaxNode, name: string, exported: boolean): void {
   const body = owner.childForFieldName("body");
-  if (body) index.containers.set(body.startIndex, { name, exported });
+  if (body) index.containers.set(startOf(body), { name, exported });
 }
 
 function addStatements(index: ModuleLevelIndex, statements: Parser.SyntaxNode[], text: string): void {
@@ -60,7 +61,7 @@ function addDeclaration(index: ModuleLevelIndex, node: Parser.SyntaxNode, outer:
     case "variable_declaration":
       for (const declarator of node.namedChildren) {
         if (declarator.type !== "variable_declarator") continue;
-        index.declarations.set(declarator.startIndex, { outer, exported });
+        index.declarations.set(startOf(declarator), { outer, exported });
         const value = declarator.childForFieldName("value");
         const name = declarator.childForFieldName("name");
         if (value?.type === "class" && name) addContainer(index, value, textOf(name, text), exported);
@@ -70,20 +71,20 @@ function addDeclaration(index: ModuleLevelIndex, node: Parser.SyntaxNode, outer:
     case "abstract_class_declaration":
     case "interface_declaration":
     case "class": {
-      index.declarations.set(node.startIndex, { outer, exported });
+      index.declarations.set(startOf(node), { outer, exported });
       const name = node.childForFieldName("name");
       if (name) addContainer(index, node, textOf(name, text), exported);
       return;
     }
     case "internal_module":
     case "module": {
-      index.declarations.set(node.startIndex, { outer, exported });
+      index.declarations.set(startOf(node), { outer, exported });
       const body = node.childForFieldName("body");
       if (body) addStatements(index, body.namedChildren, text);
       return;
     }
     default:
-      index.declarations.set(node.startIndex, { outer, exported });
+      index.declarations.set(startOf(node), { outer, exported });
   }
 }
 
@@ -91,7 +92,7 @@ function addDeclaration(index: ModuleLevelIndex, node: Parser.SyntaxNode, outer:
 export function indexModuleLevel(root: Parser.SyntaxNode, text: string): ModuleLevelIndex {
   const index: ModuleLevelIndex = { declarations: new Map(), containers: new Map(), topLevel: new Set() };
   const statements = root.namedChildren;
-  for (const statement of statements) index.topLevel.add(statement.startIndex);
+  for (const statement of statements) index.topLevel.add(startOf(statement));
   addStatements(index, statements, text);
   return index;
 }

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import Parser from "tree-sitter";
 import type { LanguageId } from "../types.js";
 import { GRAMMARS } from "./languages.js";
+import { checkNodeLayout } from "./node-span.js";
 
 /** A ready parser and its compiled query. Never leaves src/parse/. */
 export interface LoadedLanguage {
@@ -93,6 +94,10 @@ export function loadLanguage(language: LanguageId): LoadedLanguage {
     const grammar = loadGrammar(language);
     const parser = new Parser();
     parser.setLanguage(grammar);
+    // a start past a non-BMP character, on line 2
+    const sample = parser.parse("// \u{1F600}\nconst a = 1;\n");
+    checkNodeLayout(sample.rootNode);
+    (sample as { delete?: () => void }).delete?.();
     const query = new Parser.Query(grammar, readQuerySource(language));
     entry = { language, parser, query, keywords: readKeywords(language) };
     loaded.set(language, entry);

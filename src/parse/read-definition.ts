@@ -4,6 +4,7 @@
  * a function body is a local, not something another file can use).
  */
 import type Parser from "tree-sitter";
+import { endOf, lineOf, startOf } from "./node-span.js";
 import type { Definition, DefinitionKind } from "../types.js";
 import type { ModuleLevelIndex } from "./index-module-level.js";
 import { type CommentSpans, docCommentBefore } from "./read-doc-comment.js";
@@ -59,25 +60,25 @@ export function readDefinition(
   let exported: boolean;
   let container: string | undefined;
   if (capture.body) {
-    const owner = index.containers.get(capture.body.startIndex);
+    const owner = index.containers.get(startOf(capture.body));
     if (!owner) return undefined;
     outer = capture.declaration;
     exported = owner.exported;
     container = owner.name;
   } else {
-    const entry = index.declarations.get(capture.declaration.startIndex);
+    const entry = index.declarations.get(startOf(capture.declaration));
     if (!entry) return undefined;
     outer = entry.outer;
     exported = entry.exported;
   }
-  const start = outer.startIndex;
+  const start = startOf(outer);
   const definition: Definition = {
-    name: text.slice(capture.name.startIndex, capture.name.endIndex),
+    name: text.slice(startOf(capture.name), endOf(capture.name)),
     kind: capture.kind,
     exported,
-    startLine: outer.startPosition.row + 1,
+    startLine: lineOf(outer),
     endLine: outer.endPosition.row + 1,
-    signature: signatureOf(text, start, outer.endIndex),
+    signature: signatureOf(text, start, endOf(outer)),
   };
   const doc = docCommentBefore(comments, text, start);
   if (doc) definition.doc = doc;

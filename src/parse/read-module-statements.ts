@@ -3,6 +3,7 @@
  * Each reads the few children of one statement; nothing walks the tree.
  */
 import type Parser from "tree-sitter";
+import { endOf, lineOf, startOf } from "./node-span.js";
 import type { ExportFact, ImportFact, ImportedName } from "../types.js";
 
 /** What one export statement says: the names it exports and, for `export … from`, the import it implies. */
@@ -14,12 +15,12 @@ export interface ExportStatementFacts {
 const REFERENCE_DIRECTIVE = /<reference\s+(path|types)\s*=\s*["']([^"']*)["']/;
 
 function textOf(node: Parser.SyntaxNode, text: string): string {
-  return text.slice(node.startIndex, node.endIndex);
+  return text.slice(startOf(node), endOf(node));
 }
 
 /** The contents of a string node, without its quotes. */
 function stringValue(node: Parser.SyntaxNode, text: string): string {
-  return text.slice(node.startIndex + 1, node.endIndex - 1);
+  return text.slice(startOf(node) + 1, endOf(node) - 1);
 }
 
 /** True when a node has an anonymous `type` keyword child (`import type`, `{ type A }`). */
@@ -76,7 +77,7 @@ export function readImportStatement(node: Parser.SyntaxNode, text: string): Impo
     kind: "static",
     names,
     typeOnly: hasTypeKeyword(node) || (names.length > 0 && everyNameTyped),
-    line: node.startPosition.row + 1,
+    line: lineOf(node),
   };
 }
 
@@ -199,7 +200,7 @@ export function readExportStatement(node: Parser.SyntaxNode, text: string): Expo
       kind: "reexport",
       names,
       typeOnly: hasTypeKeyword(node) || (names.length > 0 && everyNameTyped),
-      line: node.startPosition.row + 1,
+      line: lineOf(node),
     },
   };
 }
@@ -234,7 +235,7 @@ export function readCallImport(
     kind,
     names,
     typeOnly: false,
-    line: call.startPosition.row + 1,
+    line: lineOf(call),
   };
 }
 

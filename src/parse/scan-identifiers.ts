@@ -15,7 +15,33 @@ export interface SkipSpans {
 /** One word of code: its start offset, text, and whether it follows a `.` (a property name). */
 export type IdentifierVisitor = (start: number, name: string, isProperty: boolean) => void;
 
-const WORD = /(?<![\w$#])#?[A-Za-z_$][\w$]*/g;
+/** `[A-Za-z_$]`: a character that can start a word. */
+function isWordStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+}
+
+/** `[A-Za-z0-9_$]`: a character that can continue a word. */
+function isWordChar(c: number): boolean {
+  return isWordStart(c) || (c >= 48 && c <= 57);
+}
+
+/**
+ * The end of the word starting at `i`, or -1 when none starts there. A word
+ * is `#?[A-Za-z_$][A-Za-z0-9_$]*` not preceded by `[A-Za-z0-9_$#]` (as the
+ * regex /(?<![\w$#])#?[A-Za-z_$][\w$]*\/ reads it, without a match object).
+ */
+function wordEndAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  const head = c === 35 ? i + 1 : i; // "#"
+  if (!isWordStart(text.charCodeAt(head))) return -1;
+  if (i > 0) {
+    const before = text.charCodeAt(i - 1);
+    if (before === 35 || isWordChar(before)) return -1;
+  }
+  let end = head + 1;
+  while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
+  return end;
+}
 
 /** Sort spans by start and merge the nested or overlapping ones. */
 export function normaliseSpans(starts: number[], ends: number[]): SkipSpans {
@@ -55,16 +81,16 @@ function followsDot(text: string, start: number): boolean {
 export function scanIdentifiers(text: string, skip: SkipSpans, keywords: ReadonlySet<string>, visit: IdentifierVisitor): void {
   let from = 0;
   const scanUpTo = (to: number): void => {
-    WORD.lastIndex = from;
-    for (let m = WORD.exec(text); m !== null && m.index < to; m = WORD.exec(text)) {
-      const name = m[0];
+    for (let start = from; start < to; start++) {
+      const end = wordEndAt(text, start);
+      if (end === -1) continue;
       // A word running into a skipped span stops at its start.
-      const end = m.index + name.length;
-      const word = end > to ? name.slice(0, to - m.index) : name;
+      const word = text.slice(start, Math.min(end, to));
       // "${" opens a template substitution; it is not the identifier "$".
       const opensSubstitution = word === "$" && text.charCodeAt(end) === 123;
-      if (!keywords.has(word) && !opensSubstitution) visit(m.index, word, followsDot(text, m.index));
+      if (!keywords.has(word) && !opensSubstitution) visit(start, word, followsDot(text, start));
       if (end > to) break;
+      start = end - 1;
     }
   };
   for (let i = 0; i < skip.starts.length; i++) {

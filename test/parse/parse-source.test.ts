@@ -260,6 +260,13 @@ describe("references", () => {
     expect(parsed.vocabulary.identifiers).toMatchObject({ key: 1, prop: 1, field: 1 });
   });
 
+  test("escapes in strings, template strings and broken code are never words", () => {
+    const words = (source: string) => ts(source).references.map((r) => r.name);
+    expect(words('const s = "a\\u0041b\\x41c\\ndone";')).toEqual([]);
+    expect(words("const t = `a\\u0041b ${inside} \\xffc\\nend`;")).toEqual(["inside"]);
+    expect(words('const broken = ((( "\\u0041x\\nyes')).not.toContain("u0041x");
+  });
+
   test("JSX elements in .tsx: capitalised and member names, closing tags and intrinsics not counted", () => {
     const parsed = parseSource(
       "src/app.tsx",
