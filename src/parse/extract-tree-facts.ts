@@ -10,7 +10,7 @@ import { addUse, createReferenceTally, referenceKindOf, summariseReferences } fr
 import { indexModuleLevel } from "./index-module-level.js";
 import { type DefinitionCapture, definitionKindOf, readDefinition } from "./read-definition.js";
 import { type CommentSpans, sortCommentSpans } from "./read-doc-comment.js";
-import { endOf, lineOf, startOf } from "./node-span.js";
+import { endOf, lineOf, startOf, textOf } from "./node-span.js";
 import { normaliseSpans, scanIdentifiers } from "./scan-identifiers.js";
 import { readCallImport, readExportStatement, readImportStatement, readReferenceDirective } from "./read-module-statements.js";
 
@@ -156,7 +156,7 @@ export function extractTreeFacts(
         break;
       }
       case "term-string": {
-        const value = text.slice(startOf(outer), endOf(outer));
+        const value = textOf(outer, text);
         if (isProseString(value)) prose.push(value);
         break;
       }
@@ -173,7 +173,7 @@ export function extractTreeFacts(
         if (source) imports.push(readCallImport(outer, source, outerName === "import.dynamic" ? "dynamic" : "require", text));
         break;
       case "import-reference": {
-        const fact = readReferenceDirective(text.slice(startOf(outer), endOf(outer)), lineOf(outer));
+        const fact = readReferenceDirective(textOf(outer, text), lineOf(outer));
         if (fact) imports.push(fact);
         break;
       }

@@ -5,7 +5,7 @@
  * thousands of statements, so the rest of parse/ looks things up here.
  */
 import type Parser from "tree-sitter";
-import { endOf, startOf } from "./node-span.js";
+import { startOf, textOf } from "./node-span.js";
 
 /** The statement a module-level declaration stands in, and its export state. */
 export interface ModuleLevelEntry {
@@ -25,10 +25,6 @@ export interface ModuleLevelIndex {
 }
 
 const DECLARATION_FIELDS = ["declaration", "value"] as const;
-
-function textOf(node: Parser.SyntaxNode, text: string): string {
-  return text.slice(startOf(node), endOf(node));
-}
 
 function addContainer(index: ModuleLevelIndex, owner: Parser.SyntaxNode, name: string, exported: boolean): void {
   const body = owner.childForFieldName("body");

@@ -53,6 +53,11 @@ export function endOf(node: Parser.SyntaxNode): number {
   return endGetter.call(node);
 }
 
+/** The node's text: its span of `text`, the text it was parsed from. */
+export function textOf(node: Parser.SyntaxNode, text: string): string {
+  return text.slice(startOf(node), endOf(node));
+}
+
 /** The node's first line, 1-based, as `node.startPosition.row + 1`. */
 export function lineOf(node: Parser.SyntaxNode): number {
   return (node as unknown as NodeFields)[START_ROW] + 1;

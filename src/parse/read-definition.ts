@@ -4,7 +4,7 @@
  * a function body is a local, not something another file can use).
  */
 import type Parser from "tree-sitter";
-import { endOf, lineOf, startOf } from "./node-span.js";
+import { endOf, lineOf, startOf, textOf } from "./node-span.js";
 import type { Definition, DefinitionKind } from "../types.js";
 import type { ModuleLevelIndex } from "./index-module-level.js";
 import { type CommentSpans, docCommentBefore } from "./read-doc-comment.js";
@@ -73,7 +73,7 @@ export function readDefinition(
   }
   const start = startOf(outer);
   const definition: Definition = {
-    name: text.slice(startOf(capture.name), endOf(capture.name)),
+    name: textOf(capture.name, text),
     kind: capture.kind,
     exported,
     startLine: lineOf(outer),

@@ -3,7 +3,7 @@
  * Each reads the few children of one statement; nothing walks the tree.
  */
 import type Parser from "tree-sitter";
-import { endOf, lineOf, startOf } from "./node-span.js";
+import { endOf, lineOf, startOf, textOf } from "./node-span.js";
 import type { ExportFact, ImportFact, ImportedName } from "../types.js";
 
 /** What one export statement says: the names it exports and, for `export … from`, the import it implies. */
@@ -13,10 +13,6 @@ export interface ExportStatementFacts {
 }
 
 const REFERENCE_DIRECTIVE = /<reference\s+(path|types)\s*=\s*["']([^"']*)["']/;
-
-function textOf(node: Parser.SyntaxNode, text: string): string {
-  return text.slice(startOf(node), endOf(node));
-}
 
 /** The contents of a string node, without its quotes. */
 function stringValue(node: Parser.SyntaxNode, text: string): string {
