@@ -16,8 +16,6 @@ export interface ResolverConfig {
   options: ts.CompilerOptions;
   /** Absolute paths of the tsconfigs this one references (solution-style configs). */
   references: string[];
-  /** The keys of `paths` ("@app/*"): a specifier matching one is an alias, never a package. */
-  pathPatterns: string[];
 }
 
 /** Names tried in each folder, in order. */
@@ -62,7 +60,7 @@ export function createConfigLoader(root: string, host: RootHost): ConfigLoader {
   const byPath = new Map<string, ResolverConfig>();
   const diagnostics: Diagnostic[] = [];
   const extendedCache = new Map<string, ts.ExtendedConfigCacheEntry>();
-  const defaults: ResolverConfig = { options: { ...DEFAULT_OPTIONS }, references: [], pathPatterns: [] };
+  const defaults: ResolverConfig = { options: { ...DEFAULT_OPTIONS }, references: [] };
 
   const relative = (absPath: string) => posix.relative(root, absPath);
 
@@ -111,7 +109,6 @@ export function createConfigLoader(root: string, host: RootHost): ConfigLoader {
       path,
       options: withResolutionDefaults(parsed.options),
       references,
-      pathPatterns: Object.keys(parsed.options.paths ?? {}),
     };
   }
 
