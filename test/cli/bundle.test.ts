@@ -1,0 +1,56 @@
+/**
+ * The bin is a bundle (scripts/bundle-cli.mjs, run by `npm run build`):
+ * dist/cli/main.js and the parse threads' dist/cli/parse-worker.js. A worker
+ * that cannot start is replaced by parsing in the main thread without a
+ * word, so a broken worker bundle would only show as a slower index: here it
+ * must answer jobs with the facts the library's own parse gives.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { describe, expect, it } from "vitest";
+import { parseFiles, type ParseJob, type WorkerReply } from "../../src/parse/parse-files.js";
+import { scanFiles } from "../../src/scan/index.js";
+import { REPO_ROOT } from "../store/helpers.js";
+
+const BIN_DIR = join(REPO_ROOT, "dist", "cli");
+
+/** Each job sent to one worker on `script`, the replies in job order. */
+async function parseOnWorker(script: string, jobs: readonly ParseJob[]): Promise<WorkerReply["outcome"][]> {
+  const worker = new Worker(script);
+  try {
+    return await new Promise((resolve, reject) => {
+      const outcomes: WorkerReply["outcome"][] = new Array(jobs.length);
+      let left = jobs.length;
+      worker.on("error", reject);
+      worker.on("exit", (code) => reject(new Error(`the worker exited (${code}) with ${left} jobs unanswered`)));
+      worker.on("message", (reply: WorkerReply) => {
+        outcomes[reply.id] = reply.outcome;
+        if (--left === 0) resolve(outcomes);
+      });
+      jobs.forEach((job, id) => worker.postMessage({ id, job }));
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
+describe("the bundled bin", () => {
+  it("starts with its shebang and loads no module of tsc's dist/cli output", () => {
+    const main = readFileSync(join(BIN_DIR, "main.js"), "utf8");
+    expect(main.startsWith("#!/usr/bin/env node\n")).toBe(true);
+    // the bundle imports its own chunks and packages, not the per-module files it was made from
+    const relative = [...main.matchAll(/from "(\.[^"]+)"/g)].map((m) => m[1]);
+    expect(relative.length).toBeGreaterThan(0);
+    for (const specifier of relative) expect(specifier).toMatch(/\.chunk\.js$/);
+  });
+
+  it("its parse worker gives the facts the library gives, on every file of a fixture", async () => {
+    const root = join(REPO_ROOT, "fixtures", "monorepo");
+    const scan = await scanFiles(root, {});
+    const jobs: ParseJob[] = scan.files.map((f) => ({ path: f.path, absPath: f.absPath, language: f.language, isDeclaration: f.isDeclaration }));
+    expect(jobs.length).toBeGreaterThan(2);
+    const bundled = await parseOnWorker(join(BIN_DIR, "parse-worker.js"), jobs);
+    expect(bundled).toEqual(await parseFiles(jobs, { workers: 0 }));
+  });
+});
