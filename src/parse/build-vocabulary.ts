@@ -2,7 +2,7 @@
  * A file's vocabulary for BM25F-style matching: three fields of normalised
  * term counts, made with util/terms.ts so parse and retrieve agree.
  */
-import type { FileVocabulary } from "../types.js";
+import type { FileVocabulary, TermCounts } from "../types.js";
 import { countTerms } from "../util/terms.js";
 
 /** Longest string literal read as prose, in characters. */
@@ -38,14 +38,22 @@ export interface VocabularySource {
  *
  * @example
  * buildVocabulary({ definitionNames: ["parseToken"], identifierCounts: new Map([["expiresAt", 2]]), prose: [] })
- * // { definitions: { parse: 1, token: 1 }, identifiers: { expir: 2, at: 2 }, comments: {} }
+ * // { definitions: { terms: ["pars", "token"], counts: [1, 1] }, identifiers: { terms: ["expir", "at"], counts: [2, 2] },
+ * //   comments: { terms: [], counts: [] } }
  */
 export function buildVocabulary(source: VocabularySource): FileVocabulary {
-  const vocabulary: FileVocabulary = { definitions: {}, identifiers: {}, comments: {} };
-  for (const name of source.definitionNames) countTerms(vocabulary.definitions, name);
+  const definitions: Record<string, number> = {};
+  const identifiers: Record<string, number> = {};
+  const comments: Record<string, number> = {};
+  for (const name of source.definitionNames) countTerms(definitions, name);
   for (const [name, count] of source.identifierCounts) {
-    if (count > 0) countTerms(vocabulary.identifiers, name, count);
+    if (count > 0) countTerms(identifiers, name, count);
   }
-  for (const text of source.prose) countTerms(vocabulary.comments, text);
-  return vocabulary;
+  for (const text of source.prose) countTerms(comments, text);
+  return { definitions: termCountsOf(definitions), identifiers: termCountsOf(identifiers), comments: termCountsOf(comments) };
+}
+
+/** A term → count record as parallel arrays, in the record's order. */
+function termCountsOf(record: Record<string, number>): TermCounts {
+  return { terms: Object.keys(record), counts: Object.values(record) };
 }

@@ -5,7 +5,7 @@
  * graph; every scoring signal reads it.
  */
 import type { CodeGraph } from "../graph/code-graph.js";
-import type { ParsedFile } from "../types.js";
+import type { ParsedFile, TermCounts } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { countTerms, splitIdentifier, termsOf } from "../util/terms.js";
 
@@ -63,14 +63,21 @@ function isBarrelFile(file: ParsedFile): boolean {
   return reexports > 0 && reexports >= file.definitions.filter((d) => d.kind !== "method").length;
 }
 
+/** Parallel term and count arrays as a Map, in their order. */
+function mapOfCounts({ terms, counts }: TermCounts): Map<string, number> {
+  const map = new Map<string, number>();
+  for (let i = 0; i < terms.length; i++) map.set(terms[i] as string, counts[i] as number);
+  return map;
+}
+
 function indexFile(file: ParsedFile): IndexedFile {
   const { name, folder } = pathTerms(file.path);
   const fields: Record<Field, Map<string, number>> = {
     name,
     folder,
-    definitions: new Map(Object.entries(file.vocabulary.definitions)),
-    identifiers: new Map(Object.entries(file.vocabulary.identifiers)),
-    comments: new Map(Object.entries(file.vocabulary.comments)),
+    definitions: mapOfCounts(file.vocabulary.definitions),
+    identifiers: mapOfCounts(file.vocabulary.identifiers),
+    comments: mapOfCounts(file.vocabulary.comments),
   };
   const lengths = {} as Record<Field, number>;
   const allTerms = new Set<string>();

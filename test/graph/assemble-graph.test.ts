@@ -18,7 +18,7 @@ function file(path: string, facts: { defines?: string[]; imports?: Array<[Import
     imports: (facts.imports ?? []).map(([fact]) => fact),
     exports: [],
     references: [],
-    vocabulary: { definitions: {}, identifiers: {}, comments: {} },
+    vocabulary: { definitions: { terms: [], counts: [] }, identifiers: { terms: [], counts: [] }, comments: { terms: [], counts: [] } },
     hasSyntaxErrors: false,
   };
 }

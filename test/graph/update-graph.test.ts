@@ -19,7 +19,7 @@ function file(path: string, facts: { defines?: string[]; imports?: ImportFact[];
     imports: facts.imports ?? [],
     exports: [],
     references: (facts.uses ?? []).map((name) => ({ name, kind: "call", count: 1 })),
-    vocabulary: { definitions: {}, identifiers: {}, comments: {} },
+    vocabulary: { definitions: { terms: [], counts: [] }, identifiers: { terms: [], counts: [] }, comments: { terms: [], counts: [] } },
     hasSyntaxErrors: false,
   };
 }

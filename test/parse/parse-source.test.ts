@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { countLines, estimateTokens, MAX_FALLBACK_NESTING, nestingDepthOf, parseSource } from "../../src/parse/index.js";
-import type { ImportFact, ParsedFile } from "../../src/types.js";
+import type { ImportFact, ParsedFile, TermCounts } from "../../src/types.js";
 
 function ts(text: string, path = "src/a.ts"): ParsedFile {
   return parseSource(path, text, "typescript");
@@ -8,6 +8,11 @@ function ts(text: string, path = "src/a.ts"): ParsedFile {
 
 function importsOf(parsed: ParsedFile): Omit<ImportFact, "line">[] {
   return parsed.imports.map(({ line: _line, ...rest }) => rest);
+}
+
+/** Term → count, from a vocabulary field's parallel arrays. */
+function countsOf(field: TermCounts): Record<string, number> {
+  return Object.fromEntries(field.terms.map((term, i) => [term, field.counts[i] as number]));
 }
 
 describe("imports", () => {
@@ -257,7 +262,7 @@ describe("references", () => {
       { name: "short", kind: "identifier", count: 1 },
       { name: "spread", kind: "identifier", count: 1 },
     ].sort((a, b) => (a.name < b.name ? -1 : 1)));
-    expect(parsed.vocabulary.identifiers).toMatchObject({ key: 1, prop: 1, field: 1 });
+    expect(countsOf(parsed.vocabulary.identifiers)).toMatchObject({ key: 1, prop: 1, field: 1 });
   });
 
   test("escapes in strings, template strings and broken code are never words", () => {
@@ -311,9 +316,10 @@ describe("vocabulary, tokens, lines", () => {
   const parsed = ts(text);
 
   test("definitions, identifiers and comments fields", () => {
-    expect(parsed.vocabulary.definitions).toEqual({ refresh: 1, token: 1 });
-    expect(parsed.vocabulary.identifiers).toEqual({ fetch: 2, user: 3, session: 3, log: 2, id: 1 });
-    expect(parsed.vocabulary.comments).toEqual({ refresh: 1, expir: 2, token: 2, has: 1 });
+    // parallel arrays, each term once, in the order first met
+    expect(parsed.vocabulary.definitions).toEqual({ terms: ["refresh", "token"], counts: [1, 1] });
+    expect(countsOf(parsed.vocabulary.identifiers)).toEqual({ fetch: 2, user: 3, session: 3, log: 2, id: 1 });
+    expect(countsOf(parsed.vocabulary.comments)).toEqual({ refresh: 1, expir: 2, token: 2, has: 1 });
   });
 
   test("tokens are characters / 4 rounded up; lines are counted", () => {
