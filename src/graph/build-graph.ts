@@ -14,12 +14,15 @@
  * something must be parsed or resolved, so a warm run never pays for them.
  */
 import { availableParallelism } from "node:os";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { parseFiles, type ParseJob, type ParseOutcome } from "../parse/parse-files.js";
+import { join } from "node:path";
+import { parseFiles, prestartParseWorkers, releasePrestartedWorkers, type ParseJob, type ParseOutcome } from "../parse/parse-files.js";
 import type { Resolver } from "../resolve/index.js";
 import { scanFiles } from "../scan/index.js";
 import {
   createStoreHeader,
+  INDEX_FILE,
   loadIndexStore,
   loadStoredGraph,
   resolutionFingerprint,
@@ -98,6 +101,19 @@ function importsKey(imports: readonly ImportFact[]): string {
  * again.cache; // { reused: 250, parsed: 2, … }
  */
 export async function buildGraph(root: string, options: BuildGraphOptions = {}): Promise<CodeGraph> {
+  // a first build into an index folder (no index yet): the parse is likely large, so its worker starts
+  // now and boots while the scan runs (date-fns cold, 2,558 files: -40 ms); unused, it is ended below
+  if (options.workers === undefined && options.cacheDir !== undefined && !existsSync(join(options.cacheDir, INDEX_FILE))) {
+    prestartParseWorkers(chooseParseWorkers(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY) - 1);
+  }
+  try {
+    return await buildGraphNow(root, options);
+  } finally {
+    await releasePrestartedWorkers();
+  }
+}
+
+async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<CodeGraph> {
   const started = performance.now();
   const scanWallClock = Date.now();
   const scan = await scanFiles(root, options);

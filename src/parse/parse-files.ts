@@ -120,6 +120,46 @@ export async function parseFiles(jobs: readonly ParseJob[], options: ParseFilesO
   return parseWithWorkers(jobs, options, url);
 }
 
+/** Workers started before their jobs were known ({@link prestartParseWorkers}), taken by the next pool. */
+const prestarted: Worker[] = [];
+
+/**
+ * Start up to `count` parse workers now, before the jobs are known, so that
+ * their start-up (Node's bootstrap of a thread, our modules, tree-sitter:
+ * ~0.1 s of CPU each) runs beside the caller's scan instead of after it.
+ * The next {@link parseFiles} with workers takes them;
+ * {@link releasePrestartedWorkers} ends those left unused. A worker that
+ * fails before it is taken is dropped (the pool then starts its own or
+ * parses in this thread).
+ *
+ * @example
+ * prestartParseWorkers(1);
+ * const scan = await scanFiles(root);
+ * try { await parseFiles(jobs, { workers: 1 }); } finally { await releasePrestartedWorkers(); }
+ */
+export function prestartParseWorkers(count: number): void {
+  const url = count > prestarted.length ? parseWorkerUrl() : undefined;
+  if (!url) return;
+  while (prestarted.length < count) {
+    const worker = new Worker(url);
+    const drop = () => {
+      const index = prestarted.indexOf(worker);
+      if (index >= 0) prestarted.splice(index, 1);
+    };
+    // an error with no listener would be thrown; a taken worker has the pool's listeners as well
+    worker.on("error", drop);
+    worker.once("exit", drop);
+    prestarted.push(worker);
+  }
+}
+
+/** End the workers {@link prestartParseWorkers} started that no pool took; resolves to how many. */
+export async function releasePrestartedWorkers(): Promise<number> {
+  const unused = prestarted.splice(0);
+  await Promise.all(unused.map((worker) => worker.terminate()));
+  return unused.length;
+}
+
 /** Let timers (--timeout), the workers' replies and other work run between two files parsed in this thread. */
 const betweenFiles = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -152,6 +192,7 @@ const runningPools = new Set<() => Promise<void>>();
  * await stopParseWorkers(); // then exiting the process is safe
  */
 export async function stopParseWorkers(graceMs = 10_000): Promise<void> {
+  await releasePrestartedWorkers();
   const stops = [...runningPools].map((stop) => stop());
   if (stops.length === 0) return;
   let timer: NodeJS.Timeout | undefined;
@@ -243,7 +284,7 @@ function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions,
       })();
     }
     for (let n = 0; n < count; n++) {
-      const worker = new Worker(url);
+      const worker = prestarted.shift() ?? new Worker(url);
       const inFlight = new Set<number>();
       workers.set(worker, inFlight);
       exited.set(worker, new Promise<void>((resolveExit) => worker.once("exit", () => resolveExit())));

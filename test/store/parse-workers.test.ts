@@ -6,9 +6,17 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
 import { chooseParseWorkers } from "../../src/graph/build-graph.js";
-import { ParseStoppedError, parseFiles, parseWorkerUrl, stopParseWorkers, type ParseJob } from "../../src/parse/parse-files.js";
+import {
+  ParseStoppedError,
+  parseFiles,
+  parseWorkerUrl,
+  prestartParseWorkers,
+  releasePrestartedWorkers,
+  stopParseWorkers,
+  type ParseJob,
+} from "../../src/parse/parse-files.js";
 import { scanFiles } from "../../src/scan/index.js";
-import { REPO_ROOT, comparable } from "./helpers.js";
+import { REPO_ROOT, comparable, makeTempDir } from "./helpers.js";
 
 async function jobsOf(root: string, include?: string[]): Promise<ParseJob[]> {
   const scan = await scanFiles(root, { include });
@@ -53,6 +61,36 @@ describe("parallel parsing", () => {
     const threads = chooseParseWorkers(jobs.length, 0);
     expect(byDefault.cache?.workers).toBe(threads > 1 ? threads - 1 : threads); // one thread is this one
     expect(comparable(byDefault)).toEqual(comparable(await buildGraph(root, { include: ["src/**"], workers: 0 })));
+  });
+
+  it("a worker started before its jobs are known is taken by the next pool and parses like this thread; one no pool takes is ended", async () => {
+    const jobs = await jobsOf(join(REPO_ROOT, "fixtures", "monorepo"));
+    prestartParseWorkers(1);
+    const onPrestarted = await parseFiles(jobs, { workers: 1 });
+    expect(await releasePrestartedWorkers()).toBe(0); // the pool took it
+    expect(onPrestarted).toEqual(await parseFiles(jobs, { workers: 0 }));
+    prestartParseWorkers(1);
+    prestartParseWorkers(1); // already one waiting: no second
+    expect(await releasePrestartedWorkers()).toBe(1);
+    expect(await releasePrestartedWorkers()).toBe(0);
+  });
+
+  it("a first build into an empty index folder starts its worker early and leaves none behind, large or small", async () => {
+    const temp = makeTempDir("gr-prestart-");
+    try {
+      const rxjs = join(REPO_ROOT, "node_modules", "rxjs");
+      const cold = await buildGraph(rxjs, { include: ["src/**"], cacheDir: join(temp.dir, "rxjs") });
+      expect(await releasePrestartedWorkers()).toBe(0);
+      const threads = chooseParseWorkers(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+      expect(cold.cache?.workers).toBe(threads - 1);
+      expect(comparable(cold)).toEqual(comparable(await buildGraph(rxjs, { include: ["src/**"], workers: 0 })));
+      // too few files for a worker: the one started is ended, not left running
+      const small = await buildGraph(join(REPO_ROOT, "fixtures", "auth-service"), { cacheDir: join(temp.dir, "small") });
+      expect(small.cache?.workers).toBe(0);
+      expect(await releasePrestartedWorkers()).toBe(0);
+    } finally {
+      temp.cleanup();
+    }
   });
 
   it("stopParseWorkers stops a running pool between files: its parseFiles rejects, no outcome comes after the stop, nothing runs on", async () => {
