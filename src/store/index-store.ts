@@ -167,6 +167,7 @@ export async function saveIndexStore(dir: string, store: IndexStore, graph?: Sto
   // never over a file of the same name that is not the index's (throws ForeignFolderError)
   await claimStoreFolder(dir, [INDEX_FILE, GRAPH_FILE]);
   await removeStaleTempFiles(dir);
-  if (graph) await writeFileAtomic(join(dir, GRAPH_FILE), toAsciiJson(graph));
-  await writeFileAtomic(join(dir, INDEX_FILE), toAsciiJson(store));
+  // ASCII text: its latin1 bytes are its UTF-8 bytes, and latin1 encodes without a scan for multi-byte characters
+  if (graph) await writeFileAtomic(join(dir, GRAPH_FILE), Buffer.from(toAsciiJson(graph), "latin1"));
+  await writeFileAtomic(join(dir, INDEX_FILE), Buffer.from(toAsciiJson(store), "latin1"));
 }

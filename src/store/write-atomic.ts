@@ -11,12 +11,12 @@ import { basename, dirname, join } from "node:path";
  * @example
  * await writeFileAtomic("/home/me/.cache/graph-retrieve/3f1c/index.json", JSON.stringify(store));
  */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
+export async function writeFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
-    await writeFile(temp, text, "utf8");
+    await writeFile(temp, text, typeof text === "string" ? "utf8" : undefined);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });
