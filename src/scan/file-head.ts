@@ -38,18 +38,23 @@ export interface FileHead {
  * Open a file, stat it through the open descriptor and read its head. A
  * file larger than `maxFileBytes` is not read (its head is empty). Throws
  * the fs error (EACCES, ENOENT, ELOOP…) when the file cannot be opened.
+ * With `scratch` (at least {@link BINARY_CHECK_BYTES} long) the head is read
+ * into it and `bytes` is a view of it, valid until the next read into the
+ * same scratch: a scan of 2,558 files allocated 20 MB of heads otherwise,
+ * and collecting them was a quarter of the scan.
  *
  * @example
  * const { size, bytes } = readFileHeadSync("/repo/src/a.ts", 1_048_576);
  */
-export function readFileHeadSync(absPath: string, maxFileBytes = Number.POSITIVE_INFINITY): FileHead {
+export function readFileHeadSync(absPath: string, maxFileBytes = Number.POSITIVE_INFINITY, scratch?: Buffer): FileHead {
   const fd = openSync(absPath, OPEN_FLAGS);
   try {
     const stat = fstatSync(fd);
     const head: FileHead = { bytes: new Uint8Array(0), size: stat.size, mtimeMs: stat.mtimeMs, isFile: stat.isFile() };
     if (!head.isFile || stat.size === 0 || stat.size > maxFileBytes) return head;
-    const buffer = Buffer.alloc(Math.min(stat.size, BINARY_CHECK_BYTES));
-    const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
+    const length = Math.min(stat.size, BINARY_CHECK_BYTES);
+    const buffer = scratch !== undefined && scratch.length >= length ? scratch : Buffer.alloc(length);
+    const bytesRead = readSync(fd, buffer, 0, length, 0);
     head.bytes = buffer.subarray(0, bytesRead);
     return head;
   } finally {

@@ -36,7 +36,7 @@ import { RootError, UsageError } from "../errors.js";
 import { isDeclarationPath, languageForPath } from "../parse/languages.js";
 import type { Diagnostic, ScannedFile, ScanOptions, ScanResult } from "../types.js";
 import { isExcludedDirName, isExcludedFileName } from "./default-excludes.js";
-import { type FileHead, generatedMarkerOfHead, isBinaryHead, readFileHeadSync } from "./file-head.js";
+import { BINARY_CHECK_BYTES, type FileHead, generatedMarkerOfHead, isBinaryHead, readFileHeadSync } from "./file-head.js";
 import { createIgnoreLevel, type IgnoreLevel, isIgnored } from "./gitignore-rules.js";
 import { createPathFilter, type PathFilter } from "./path-filter.js";
 import {
@@ -298,6 +298,9 @@ function isPreferred(a: Candidate, b: Candidate): boolean {
   return compareStrings(a.path, b.path) < 0;
 }
 
+/** The buffer every head is read into (a head is looked at before the next one is read; reads are synchronous). */
+const headScratch = Buffer.allocUnsafe(BINARY_CHECK_BYTES);
+
 /** Read a candidate's head and decide: a scanned file, a diagnostic, or (for a non-regular file) neither. */
 function inspectFile(candidate: Candidate, maxFileBytes: number): { file?: ScannedFile; diagnostic?: Diagnostic } {
   const { path, realPath } = candidate;
@@ -305,7 +308,7 @@ function inspectFile(candidate: Candidate, maxFileBytes: number): { file?: Scann
   if (language === undefined) return {};
   let head: FileHead;
   try {
-    head = readFileHeadSync(realPath, maxFileBytes);
+    head = readFileHeadSync(realPath, maxFileBytes, headScratch);
   } catch (error) {
     return { diagnostic: skippedUnreadable(path, "file", errorCodeOf(error)) };
   }
