@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Speed benchmark: the persistent index against the parser's own speed and dependency-cruiser.
 //
-//   npm run bench:speed [-- --runs 10] [--package rxjs,effect,monaco,date-fns] [--no-depcruise] [--synthetic-copies 2]
+//   npm run bench:speed [-- --runs 10] [--cold-runs 3] [--package rxjs,effect,monaco,date-fns] [--no-depcruise] [--synthetic-copies 2]
 //
 // Packages come from `npm pack` into .bench-cache/speed/<name> (pinned specs below). For each, measured in
 // this run, every figure from a fresh child process of a frozen copy of dist/ (see snapshot-build.mjs):
 // - raw: tree-sitter parse + our grammar query (captures iterated) of the same files the scan keeps, one
 //   thread, no facts, no resolve: the parser's own speed;
 // - cold: `graph-retrieve index` with an empty --cache-dir (whole process; in-process ms too; peak RSS);
+//   raw and cold are run --cold-runs times, interleaved, and the median run of each is shown;
 // - warm query: `graph-retrieve "<task>" --format json` over the built index, whole process, p50 of --runs;
 // - edit: append a function to one file of a copy of the package, then `graph-retrieve index` again;
 // - daemon: the warm query and a second edit again, answered by `graph-retrieve daemon start` (the index
@@ -176,13 +177,21 @@ async function measurePackage(pkg, options) {
   const cacheDir = path.join(WORK, `${pkg.name}-index`);
   fs.rmSync(cacheDir, { recursive: true, force: true });
 
-  const raw = check(await runTimed(process.execPath, [fileURLToPath(import.meta.url), "--child", "raw", root, BUILD_COPY, JSON.stringify(include)]), "raw parse");
-  result.raw = JSON.parse(lastLine(raw.stdout));
-  result.raw.wallSeconds = raw.seconds;
-
-  const cold = check(await runTimed(process.execPath, indexArgs(root, include, cacheDir)), "cold index");
-  const coldSummary = JSON.parse(lastLine(cold.stdout));
-  result.cold = { wallSeconds: cold.seconds, millis: coldSummary.ms, files: coldSummary.files, rssMb: cold.rssMb };
+  // raw and cold, --cold-runs times each, interleaved (a busy spell of the machine hits both): the median run of each
+  const raws = [];
+  const colds = [];
+  for (let i = 0; i < options.coldRuns; i++) {
+    const raw = check(await runTimed(process.execPath, [fileURLToPath(import.meta.url), "--child", "raw", root, BUILD_COPY, JSON.stringify(include)]), "raw parse");
+    raws.push({ ...JSON.parse(lastLine(raw.stdout)), wallSeconds: raw.seconds });
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+    const cold = check(await runTimed(process.execPath, indexArgs(root, include, cacheDir)), "cold index");
+    const summary = JSON.parse(lastLine(cold.stdout));
+    colds.push({ wallSeconds: cold.seconds, millis: summary.ms, files: summary.files, rssMb: cold.rssMb });
+  }
+  const medianBy = (runs, key) => [...runs].sort((a, b) => a[key] - b[key])[Math.floor((runs.length - 1) / 2)];
+  result.raw = { ...medianBy(raws, "millis"), runs: raws.map((r) => r.millis) };
+  result.cold = { ...medianBy(colds, "wallSeconds"), runs: colds.map((r) => r.wallSeconds), rssMb: Math.max(...colds.map((r) => r.rssMb)) };
+  const coldSummary = { files: result.cold.files };
 
   const warmIndex = check(await runTimed(process.execPath, indexArgs(root, include, cacheDir)), "warm index");
   result.warmIndex = { wallSeconds: warmIndex.seconds, ...JSON.parse(lastLine(warmIndex.stdout)) };
@@ -311,7 +320,8 @@ const ratio = (a, b) => (a == null || b == null || b === 0 ? "-" : (a / b).toFix
 
 function printSummary(results, synthetic) {
   say();
-  say("seconds; raw = tree-sitter parse+query, 1 thread, in-process; cold/edit/warm = whole CLI process (in-process ms in brackets);");
+  const coldRuns = results.find((r) => r.cold?.runs)?.cold.runs.length ?? 1;
+  say(`seconds; raw = tree-sitter parse+query, 1 thread, in-process; cold/edit/warm = whole CLI process (in-process ms in brackets); raw and cold: median of ${coldRuns} interleaved runs;`);
   say("daemon = the same command answered by `graph-retrieve daemon start` (index in memory), client process start to exit");
   const rows = [
     ["package", "files", "raw s", "cold s", "cold/raw", "cold RSS MB", "warm query p50 s", "daemon query p50 s", "warm index s", "edit s", "edit/cold", "daemon edit s", "daemon edit/cold", "dc s", "dc/cold", "edges both/dc"],
@@ -348,15 +358,16 @@ function printSummary(results, synthetic) {
 // ---------------------------------------------------------------- main
 
 function parseArgs(argv) {
-  const options = { runs: 10, packages: PACKAGES.map((p) => p.name), depcruise: true, syntheticCopies: 2 };
+  const options = { runs: 10, coldRuns: 3, packages: PACKAGES.map((p) => p.name), depcruise: true, syntheticCopies: 2 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--runs") options.runs = Math.max(1, Number.parseInt(argv[++i], 10) || 10);
+    else if (arg === "--cold-runs") options.coldRuns = Math.max(1, Number.parseInt(argv[++i], 10) || 3);
     else if (arg === "--package") options.packages = String(argv[++i]).split(",").filter(Boolean);
     else if (arg === "--no-depcruise") options.depcruise = false;
     else if (arg === "--synthetic-copies") options.syntheticCopies = Math.max(0, Number.parseInt(argv[++i], 10) || 0);
     else {
-      process.stderr.write(`bench-speed: unknown argument ${arg} (usage: node scripts/bench-speed.mjs [--runs N] [--package rxjs,effect,monaco,date-fns] [--no-depcruise] [--synthetic-copies N])\n`);
+      process.stderr.write(`bench-speed: unknown argument ${arg} (usage: node scripts/bench-speed.mjs [--runs N] [--cold-runs N] [--package rxjs,effect,monaco,date-fns] [--no-depcruise] [--synthetic-copies N])\n`);
       process.exit(2);
     }
   }
