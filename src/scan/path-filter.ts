@@ -20,6 +20,14 @@ export interface PathFilter {
   isExcluded(path: string): boolean;
   /** True when the caller gave include globs. */
   hasInclude: boolean;
+  /**
+   * True when an include glob names the folder at `path` by its own name
+   * (`dist/**` or `dist` for `dist`, `packages/*\/dist/**` for
+   * `packages/a/dist`, `**\/build/**` for any `build`): such a folder is read
+   * although its name is one the scan leaves out by default. `**\/*.ts`
+   * names no folder.
+   */
+  namesFolder(path: string): boolean;
 }
 
 /**
@@ -32,11 +40,36 @@ export interface PathFilter {
 export function createPathFilter(options: { include?: readonly string[]; exclude?: readonly string[] }): PathFilter {
   const include = compileGlobs("include", options.include ?? []);
   const exclude = compileGlobs("exclude", options.exclude ?? []);
+  const folderNamers = compileFolderNamers(options.include ?? []);
   return {
     isIncluded: (path) => include === undefined || include(path),
     isExcluded: (path) => exclude !== undefined && exclude(path),
     hasInclude: include !== undefined,
+    namesFolder: (path) => {
+      const name = path.slice(path.lastIndexOf("/") + 1);
+      return folderNamers.get(name)?.some((matches) => matches(path)) ?? false;
+    },
   };
+}
+
+/**
+ * For each folder name an include glob writes as a whole literal segment,
+ * matchers of the glob cut after that segment: `packages/*\/dist/**` gives
+ * dist → `packages/*\/dist`.
+ */
+function compileFolderNamers(patterns: readonly string[]): Map<string, Array<(path: string) => boolean>> {
+  const namers = new Map<string, Array<(path: string) => boolean>>();
+  for (const pattern of patterns) {
+    const segments = normalisePattern(pattern).split("/");
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i] as string;
+      if (segment === "" || picomatch.scan(segment).isGlob) continue;
+      const list = namers.get(segment) ?? [];
+      list.push(picomatch(segments.slice(0, i + 1).join("/"), { dot: true }));
+      namers.set(segment, list);
+    }
+  }
+  return namers;
 }
 
 function compileGlobs(option: string, patterns: readonly string[]): ((path: string) => boolean) | undefined {

@@ -35,7 +35,7 @@ import { join, resolve, sep } from "node:path";
 import { RootError, UsageError } from "../errors.js";
 import { isDeclarationPath, languageForPath } from "../parse/languages.js";
 import type { Diagnostic, ScannedFile, ScanOptions, ScanResult } from "../types.js";
-import { isExcludedDirName, isExcludedFileName } from "./default-excludes.js";
+import { isExcludedDirName, isExcludedFileName, isReopenableDirName } from "./default-excludes.js";
 import { BINARY_CHECK_BYTES, type FileHead, generatedMarkerOfHead, isBinaryHead, readFileHeadSync } from "./file-head.js";
 import { createIgnoreLevel, type IgnoreLevel, isIgnored } from "./gitignore-rules.js";
 import { createPathFilter, type PathFilter } from "./path-filter.js";
@@ -128,8 +128,18 @@ export async function scanFiles(root: string, options: ScanOptions = {}): Promis
     }
   }
   files.sort((a, b) => compareStrings(a.path, b.path));
+  if (files.length === 0) state.diagnostics.push(noFilesWarning(filter.hasInclude));
   state.diagnostics.sort((a, b) => compareStrings(a.path ?? "", b.path ?? "") || compareStrings(a.message, b.message));
   return { root: realRoot, files, diagnostics: state.diagnostics };
+}
+
+/** Why a scan found nothing, and what brings files in: most often a root whose sources are all build output. */
+function noFilesWarning(hasInclude: boolean): Diagnostic {
+  const found = hasInclude ? "no source file under the root matches the include globs" : "no source file under the root";
+  return {
+    kind: "warning",
+    message: `${found} (.ts .tsx .mts .cts .js .jsx .mjs .cjs; folders such as node_modules, dist and build are left out unless an include glob names them, e.g. --include 'dist/**')`,
+  };
 }
 
 function checkMaxFileBytes(value: number | undefined): number {
@@ -221,9 +231,14 @@ async function addGitignore(state: WalkState, task: DirTask, entries: readonly D
   }
 }
 
+/** A folder left out by its name: unless an include glob names it (and it is no version-control folder). */
+function isLeftOutDir(state: WalkState, name: string, path: string): boolean {
+  return isExcludedDirName(name) && !(isReopenableDirName(name) && state.filter.namesFolder(path));
+}
+
 /** The task for a subfolder, or undefined when a rule leaves it out. */
 function childDir(state: WalkState, parent: DirTask, name: string, path: string, realPath: string): DirTask | undefined {
-  if (isExcludedDirName(name) || isIgnored(parent.levels, path, true) || state.filter.isExcluded(path)) return undefined;
+  if (isLeftOutDir(state, name, path) || isIgnored(parent.levels, path, true) || state.filter.isExcluded(path)) return undefined;
   return {
     path,
     realPath,
@@ -251,7 +266,7 @@ function isWantedFile(state: WalkState, parent: DirTask, name: string, path: str
  */
 async function followLink(state: WalkState, parent: DirTask, name: string, path: string, linkPath: string): Promise<void> {
   // Rules that hold whatever the link points to; file rules wait for the target's type.
-  if (isExcludedDirName(name) || isIgnored(parent.levels, path) || state.filter.isExcluded(path)) return;
+  if (isLeftOutDir(state, name, path) || isIgnored(parent.levels, path) || state.filter.isExcluded(path)) return;
   let real: string;
   try {
     real = await realpath(linkPath);

@@ -135,6 +135,44 @@ describe("scanFiles: default excludes", () => {
     expect(result.diagnostics).toEqual([]);
   });
 
+  it("reads a left-out folder an include glob names (dist/**, packages/*/dist/**, **/build/**), never a VCS folder, and not for a glob that names no folder", async () => {
+    await writeTree(dir, {
+      "dist/a.js": "",
+      "dist/node_modules/dep/index.js": "",
+      "packages/app/dist/index.js": "",
+      "packages/app/build/index.js": "",
+      "packages/app/src/index.ts": "",
+      "build/b.js": "",
+      ".git/hooks/pre-commit.js": "",
+    });
+    expect(pathsOf(await scanFiles(dir, { include: ["dist/**"] }))).toEqual(["dist/a.js"]);
+    expect(pathsOf(await scanFiles(dir, { include: ["dist"] }))).toEqual(["dist/a.js"]);
+    expect(pathsOf(await scanFiles(dir, { include: ["./packages/*/dist/**"] }))).toEqual(["packages/app/dist/index.js"]);
+    expect(pathsOf(await scanFiles(dir, { include: ["**/build/**"] }))).toEqual(["build/b.js", "packages/app/build/index.js"]);
+    // the folder named, not its left-out subfolders
+    expect(pathsOf(await scanFiles(dir, { include: ["dist/**/*.js"] }))).toEqual(["dist/a.js"]);
+    // a glob that names no folder keeps the defaults
+    expect(pathsOf(await scanFiles(dir, { include: ["**/*.js", "**/*.ts"] }))).toEqual(["packages/app/src/index.ts"]);
+    expect(pathsOf(await scanFiles(dir, { include: [".git/**"] }))).toEqual([]);
+    // an exclude still wins
+    expect(pathsOf(await scanFiles(dir, { include: ["dist/**"], exclude: ["dist/a.js"] }))).toEqual([]);
+  });
+
+  it("warns once when it finds no source file, naming what brings files in", async () => {
+    await writeTree(dir, { "dist/index.js": "", "README.md": "" });
+    const none = await scanFiles(dir);
+    expect(none.files).toEqual([]);
+    expect(none.diagnostics).toHaveLength(1);
+    expect(none.diagnostics[0]?.kind).toBe("warning");
+    expect(none.diagnostics[0]?.message).toMatch(/^no source file under the root \(.*--include 'dist\/\*\*'\)$/);
+    const unmatched = await scanFiles(dir, { include: ["lib/**"] });
+    expect(unmatched.diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/^no source file under the root matches the include globs/)]);
+    // the hint works: the folder named, its file is found, and nothing is said
+    const named = await scanFiles(dir, { include: ["dist/**"] });
+    expect(pathsOf(named)).toEqual(["dist/index.js"]);
+    expect(named.diagnostics).toEqual([]);
+  });
+
   it("skips minified, bundled and generated-by-name files silently", async () => {
     await writeTree(dir, {
       "vendor/jquery.min.js": "",
@@ -389,8 +427,9 @@ describe("scanFiles: symlinks", () => {
 
   it("reports a broken symlink", async () => {
     await link(dir, "gone.ts", "missing.ts");
+    await writeTree(dir, { "ok.ts": "" });
     const result = await scanFiles(dir);
-    expect(result.files).toEqual([]);
+    expect(pathsOf(result)).toEqual(["ok.ts"]);
     expect(diagnosticsOf(result)).toEqual([["gone.ts", "skipped: broken symlink (ENOENT: its target does not exist)"]]);
   });
 });
