@@ -19,7 +19,7 @@ Retrieve options:
   --format FORMAT       text (default), json, md (context pack), dot or svg (the retrieved subgraph)
   --max-cycles N        retrieval cycles, 1 or more (default 3)
   --budget TOKENS       token budget for the context and the md pack (default 20000)
-  --include GLOB        only files matching (repeatable)
+  --include GLOB        only files matching (repeatable; 'dist/**' reads dist too)
   --exclude GLOB        leave files out (repeatable)
   --keywords A,B        extra keywords for the first query (repeatable)
   --strategy NAME       graph (default), bm25 or pagerank
