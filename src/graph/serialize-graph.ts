@@ -120,3 +120,58 @@ export function graphEdges(graph: Graph): SerializedEdge[] {
   });
   return out;
 }
+
+/**
+ * True when {@link restoreGraph} can restore `compact` without a clash: every
+ * edge end in range, node ids and edge keys unique, every node's attributes
+ * an object with a kind. Cheaper than restoring: what lets a build hand out
+ * a stored graph that is restored only when something reads it.
+ */
+export function holdsTogether(compact: CompactGraph): boolean {
+  const { nodes, attributes, edges } = compact;
+  if (new Set(nodes).size !== nodes.length) return false;
+  for (const attrs of attributes) if (typeof attrs !== "object" || attrs === null || typeof attrs.kind !== "string") return false;
+  const keys = new Set<string>();
+  for (const edge of edges) {
+    if (!Array.isArray(edge)) return false;
+    const [s, t, attrs] = edge;
+    const source = nodes[s];
+    const target = nodes[t];
+    if (source === undefined || target === undefined || typeof attrs !== "object" || attrs === null || attrs.kind === "defines") return false;
+    keys.add(edgeKey(attrs.kind, source, target));
+  }
+  return keys.size === edges.length;
+}
+
+/**
+ * Compact forms already at hand, by owner: a build's result whose graph is
+ * restored only when read (its stored form), or a graph (the form made for
+ * the index write, or by {@link compactGraphOf}).
+ */
+const compacts = new WeakMap<object, CompactGraph>();
+
+/** Remember the compact form of a build's result or of a graph. */
+export function rememberCompactGraph(owner: object, compact: CompactGraph): void {
+  compacts.set(owner, compact);
+}
+
+/**
+ * The compact form of a build's graph, for readers that walk its edges
+ * without graphology (the retriever's file links and gaps): the stored one
+ * when the graph was loaded from the index (so reading it does not restore
+ * the graph), else made from the graph once and kept with it.
+ *
+ * @example
+ * const { nodes, attributes, edges } = compactGraphOf(codeGraph);
+ */
+export function compactGraphOf(codeGraph: { graph: Graph }): CompactGraph {
+  const stored = compacts.get(codeGraph);
+  if (stored) return stored;
+  const graph = codeGraph.graph;
+  let made = compacts.get(graph);
+  if (!made) {
+    made = serializeGraph(graph);
+    compacts.set(graph, made);
+  }
+  return made;
+}

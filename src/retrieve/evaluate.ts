@@ -124,15 +124,11 @@ function rolePrior(candidate: Candidate, parameters: EvaluateParameters): number
  * Names a file imports from project files that are not in `inSet`: `Name (path)`, most used first.
  */
 export function missingContextOf(context: RetrievalContext, path: string, inSet: ReadonlySet<string>): string[] {
-  const { graph } = context.codeGraph;
   const gaps = new Map<string, number>();
-  graph.forEachOutEdge(path, (_key, attributes, _source, target) => {
-    if (attributes.kind === "references") {
-      const symbol = graph.getNodeAttributes(target);
-      if (symbol.kind !== "symbol" || symbol.file === path || inSet.has(symbol.file)) return;
-      gaps.set(`${symbol.name} (${symbol.file})`, attributes.count ?? 1);
-    }
-  });
+  for (const use of context.uses.get(path) ?? []) {
+    if (use.file === path || inSet.has(use.file)) continue;
+    gaps.set(`${use.name} (${use.file})`, use.count);
+  }
   return [...gaps.entries()]
     .sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))
     .slice(0, 5)

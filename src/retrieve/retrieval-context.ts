@@ -4,28 +4,37 @@
  * across queries.
  */
 import type { CodeGraph } from "../graph/code-graph.js";
+import { compactGraphOf, type CompactGraph } from "../graph/serialize-graph.js";
 import { buildLexicalIndex, type LexicalIndex } from "./lexical-index.js";
-import { buildFileLinks, type FileLinks } from "./signals/file-links.js";
+import { buildFileLinks, usesByFile, type FileLinks, type SymbolUse } from "./signals/file-links.js";
 
 export interface RetrievalContext {
   codeGraph: CodeGraph;
   index: LexicalIndex;
   links: FileLinks;
+  /** Each file's uses of other files' symbols (what its gaps are made of). */
+  uses: Map<string, SymbolUse[]>;
 }
 
 /**
- * The lexical index and links of graphs still in use. A build that finds
- * nothing changed hands back the same graph object only when the index is
- * kept in memory (a resident process); its next retriever then skips
- * building them again. Without memory every graph is new and never found.
+ * The lexical index and links of graphs still in use, by the graph's
+ * compact form. A build that finds nothing changed hands back the same
+ * graph (and so the same compact form) only when the index is kept in
+ * memory (a resident process); its next retriever then skips building them
+ * again. Without memory every graph is new and never found.
  */
-const builtFor = new WeakMap<CodeGraph["graph"], Omit<RetrievalContext, "codeGraph">>();
+const builtFor = new WeakMap<CompactGraph, Omit<RetrievalContext, "codeGraph">>();
 
+/**
+ * Everything a retrieval reads, built from the facts and the graph's
+ * compact form: a graph loaded from the index is not restored for it.
+ */
 export function createRetrievalContext(codeGraph: CodeGraph): RetrievalContext {
-  let built = builtFor.get(codeGraph.graph);
+  const compact = compactGraphOf(codeGraph);
+  let built = builtFor.get(compact);
   if (!built) {
-    built = { index: buildLexicalIndex(codeGraph), links: buildFileLinks(codeGraph.graph) };
-    builtFor.set(codeGraph.graph, built);
+    built = { index: buildLexicalIndex(codeGraph), links: buildFileLinks(compact), uses: usesByFile(compact) };
+    builtFor.set(compact, built);
   }
   return { codeGraph, ...built };
 }

@@ -3,7 +3,8 @@
  * or through a barrel), or references symbols defined there. One weighted,
  * directed adjacency built once per graph; proximity signals walk it.
  */
-import type { Graph } from "../../graph/code-graph.js";
+import type { NodeAttributes } from "../../graph/code-graph.js";
+import type { CompactGraph } from "../../graph/serialize-graph.js";
 import { byCodeUnit } from "../../util/sort.js";
 
 export interface FileLinks {
@@ -25,28 +26,32 @@ function add(map: Map<string, Map<string, number>>, from: string, to: string, we
 /**
  * Weights: an import edge 1 (type-only 0.5), plus 0.25 per distinct symbol
  * referenced in the target (capped at 1); files only, packages left out.
+ * Read from the graph's compact form (see compactGraphOf): a warm query
+ * then never restores the graphology graph.
  *
  * @example
- * const links = buildFileLinks(codeGraph.graph);
+ * const links = buildFileLinks(compactGraphOf(codeGraph));
  * links.out.get("src/app.ts"); // Map { "src/router.ts" => 1.5, … }
  */
-export function buildFileLinks(graph: Graph): FileLinks {
+export function buildFileLinks(compact: CompactGraph): FileLinks {
+  const { nodes, attributes } = compact;
   const out = new Map<string, Map<string, number>>();
   const inbound = new Map<string, Map<string, number>>();
   const referenceWeights = new Map<string, number>();
   const edges: Array<[string, string, number]> = [];
-  graph.forEachEdge((_key, attributes, source, target) => {
-    if (source === target) return;
-    if (attributes.kind === "import" || attributes.kind === "reexport") {
-      if (graph.getNodeAttribute(target, "kind") !== "file") return;
-      edges.push([source, target, attributes.typeOnly ? 0.5 : 1]);
-    } else if (attributes.kind === "references") {
-      const targetAttributes = graph.getNodeAttributes(target);
-      if (targetAttributes.kind !== "symbol" || targetAttributes.file === source) return;
-      const key = `${source}\u0000${targetAttributes.file}`;
+  for (const [s, t, edge] of compact.edges) {
+    if (s === t) continue;
+    const source = nodes[s] as string;
+    const target = attributes[t] as NodeAttributes;
+    if (edge.kind === "import" || edge.kind === "reexport") {
+      if (target.kind !== "file") continue;
+      edges.push([source, nodes[t] as string, edge.typeOnly ? 0.5 : 1]);
+    } else if (edge.kind === "references") {
+      if (target.kind !== "symbol" || target.file === source) continue;
+      const key = `${source}\u0000${target.file}`;
       referenceWeights.set(key, Math.min(1, (referenceWeights.get(key) ?? 0) + 0.25));
     }
-  });
+  }
   for (const [key, weight] of referenceWeights) {
     const [source, target] = key.split("\u0000") as [string, string];
     edges.push([source, target, weight]);
@@ -57,4 +62,33 @@ export function buildFileLinks(graph: Graph): FileLinks {
     add(inbound, target, source, weight);
   }
   return { out, in: inbound };
+}
+
+/** A symbol of another file that a file uses, and how many times (a `references` edge). */
+export interface SymbolUse {
+  name: string;
+  file: string;
+  count: number;
+}
+
+/**
+ * Each file's uses of symbols (its `references` edges, in edge order), from
+ * the compact form: what a file's gaps are made of.
+ *
+ * @example
+ * usesByFile(compactGraphOf(codeGraph)).get("src/app.ts"); // [{ name: "Router", file: "src/router.ts", count: 2 }, …]
+ */
+export function usesByFile(compact: CompactGraph): Map<string, SymbolUse[]> {
+  const { nodes, attributes } = compact;
+  const uses = new Map<string, SymbolUse[]>();
+  for (const [s, t, edge] of compact.edges) {
+    if (edge.kind !== "references") continue;
+    const symbol = attributes[t] as NodeAttributes;
+    if (symbol.kind !== "symbol") continue;
+    const source = nodes[s] as string;
+    let list = uses.get(source);
+    if (!list) uses.set(source, (list = []));
+    list.push({ name: symbol.name, file: symbol.file, count: edge.count ?? 1 });
+  }
+  return uses;
 }
