@@ -39,12 +39,12 @@ import type { CacheStats, CodeGraph, EdgeKind, Graph, GraphStats } from "./code-
 import { indexWriteWarning, recallIndex, type IndexMemory, type RememberedGraph } from "./index-memory.js";
 import {
   compactEdges,
+  compactGraphOf,
   graphEdges,
   holdsTogether,
   isCompactGraph,
   rememberCompactGraph,
   restoreGraph,
-  serializeGraph,
   type CompactGraph,
 } from "./serialize-graph.js";
 
@@ -317,9 +317,8 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     const write = async () => {
       let storedGraph: StoredGraph | undefined;
       if (made && graphKey !== undefined) {
-        const compact = serializeGraph(made.graph);
-        rememberCompactGraph(made.graph, compact); // a retriever over this build reads its edges from it
-        storedGraph = { header, key: graphKey, graph: compact, reads: made.reads, cyclesCut: made.cyclesCut };
+        // made once per graph and kept with it: a retriever over this build reads its edges from the same form
+        storedGraph = { header, key: graphKey, graph: compactGraphOf({ graph: made.graph }), reads: made.reads, cyclesCut: made.cyclesCut };
       }
       await saveIndexStore(cacheDir, store, storedGraph);
     };
