@@ -76,6 +76,11 @@ export interface GraphStats {
 export interface CodeGraph {
   /** Absolute real path of the root. */
   root: string;
+  /**
+   * The graph. A build that reused the graph stored in the index (no
+   * memory) restores it from the stored form on the first read of this
+   * property, so a caller that never reads it never pays for it.
+   */
   graph: Graph;
   /** Parsed facts by root-relative path. */
   files: Map<string, ParsedFile>;
