@@ -29,7 +29,7 @@
  * });
  * files[0]; // { path: "src/index.ts", absPath: "/home/me/my-app/src/index.ts", size: 812, … }
  */
-import type { Dirent, Stats } from "node:fs";
+import { lstatSync, type Dirent, type Stats } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { RootError, UsageError } from "../errors.js";
@@ -101,10 +101,10 @@ interface WalkState {
  * const result = await scanFiles("/repo", { include: ["src/**"] });
  * result.files.map((f) => f.path); // ["src/a.ts", "src/b.tsx"]
  */
-export async function scanFiles(root: string, options: ScanOptions = {}): Promise<ScanResult> {
+export async function scanFiles(root: string, options: ScanOptions = {}, hints: ScanHints = {}): Promise<ScanResult> {
   const maxFileBytes = checkMaxFileBytes(options.maxFileBytes);
   const filter = createPathFilter(options);
-  const realRoot = await resolveRoot(root);
+  const realRoot = await resolveScanRoot(root);
   const state: WalkState = {
     rootArg: root,
     root: realRoot,
@@ -122,7 +122,7 @@ export async function scanFiles(root: string, options: ScanOptions = {}): Promis
   for (let start = 0; start < candidates.length; start += FILES_PER_BATCH) {
     if (start > 0) await yieldToEventLoop();
     for (const candidate of candidates.slice(start, start + FILES_PER_BATCH)) {
-      const outcome = inspectFile(candidate, maxFileBytes);
+      const outcome = inspectFile(candidate, maxFileBytes, hints.known?.(candidate.path));
       if (outcome.file) files.push(outcome.file);
       if (outcome.diagnostic) state.diagnostics.push(outcome.diagnostic);
     }
@@ -153,7 +153,14 @@ function checkMaxFileBytes(value: number | undefined): number {
 }
 
 /** The real absolute path of the root, or a {@link RootError}. */
-async function resolveRoot(root: string): Promise<string> {
+/**
+ * The real path of a scan root, with the errors {@link scanFiles} gives for
+ * a missing root, a file, an unreadable folder.
+ *
+ * @example
+ * await resolveScanRoot("."); // "/home/me/app"
+ */
+export async function resolveScanRoot(root: string): Promise<string> {
   let real: string;
   try {
     real = await realpath(resolve(root));
@@ -313,14 +320,37 @@ function isPreferred(a: Candidate, b: Candidate): boolean {
   return compareStrings(a.path, b.path) < 0;
 }
 
+/** A file as an earlier scan saw it (the index's entry). */
+export interface KnownFile {
+  size: number;
+  mtimeMs: number;
+}
+
+/** What a caller with an index tells the scan. */
+export interface ScanHints {
+  /** The file at a root-relative path as the index holds it: with the same size and mtime, its head is not read again. */
+  known?: (path: string) => KnownFile | undefined;
+}
+
 /** The buffer every head is read into (a head is looked at before the next one is read; reads are synchronous). */
 const headScratch = Buffer.allocUnsafe(BINARY_CHECK_BYTES);
 
-/** Read a candidate's head and decide: a scanned file, a diagnostic, or (for a non-regular file) neither. */
-function inspectFile(candidate: Candidate, maxFileBytes: number): { file?: ScannedFile; diagnostic?: Diagnostic } {
+/**
+ * Read a candidate's head and decide: a scanned file, a diagnostic, or (for
+ * a non-regular file) neither. A file the caller already knows, with the
+ * same size and mtime, was read and accepted before: a stat decides.
+ */
+function inspectFile(candidate: Candidate, maxFileBytes: number, known?: KnownFile): { file?: ScannedFile; diagnostic?: Diagnostic } {
   const { path, realPath } = candidate;
   const language = languageForPath(path);
   if (language === undefined) return {};
+  if (known !== undefined) {
+    // lstat: a regular file still, not a link put in its place since the walk
+    const stats = lstatSync(realPath, { throwIfNoEntry: false });
+    if (stats?.isFile() && stats.size === known.size && stats.mtimeMs === known.mtimeMs && stats.size <= maxFileBytes) {
+      return { file: { path, absPath: realPath, size: stats.size, mtimeMs: stats.mtimeMs, language, isDeclaration: isDeclarationPath(path) } };
+    }
+  }
   let head: FileHead;
   try {
     head = readFileHeadSync(realPath, maxFileBytes, headScratch);

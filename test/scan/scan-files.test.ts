@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -349,6 +349,28 @@ describe("scanFiles: binary and oversized files", () => {
   it("rejects a limit that is not a positive number", async () => {
     await expect(scanFiles(dir, { maxFileBytes: 0 })).rejects.toThrow(UsageError);
     await expect(scanFiles(dir, { maxFileBytes: Number.NaN })).rejects.toThrow(/^scan: maxFileBytes must be/);
+  });
+});
+
+describe("scanFiles: files the index knows", () => {
+  it("takes a known file with the same size and mtime from a stat, and reads the head of any other", async () => {
+    // NUL bytes: a head read would skip it as binary, so finding it shows the head was not read
+    await writeTree(dir, { "a.ts": Buffer.from([0x61, 0x00, 0x62]), "b.ts": "export const b = 1;\n" });
+    const a = await stat(join(dir, "a.ts"));
+    const known = (size: number, mtimeMs: number) => (path: string) => (path === "a.ts" ? { size, mtimeMs } : undefined);
+    const trusted = await scanFiles(dir, {}, { known: known(a.size, a.mtimeMs) });
+    expect(pathsOf(trusted)).toEqual(["a.ts", "b.ts"]);
+    expect(trusted.files[0]).toMatchObject({ size: 3, mtimeMs: a.mtimeMs, language: "typescript" });
+    // another mtime or size: read again, and found binary
+    for (const hint of [known(a.size, a.mtimeMs - 1000), known(a.size + 1, a.mtimeMs)]) {
+      const read = await scanFiles(dir, {}, { known: hint });
+      expect(pathsOf(read)).toEqual(["b.ts"]);
+      expect(diagnosticsOf(read)).toEqual([["a.ts", expect.stringMatching(/^skipped: binary/)]]);
+    }
+    // known, but over the size limit now: reported as ever
+    const small = await scanFiles(dir, { maxFileBytes: 2 }, { known: known(a.size, a.mtimeMs) });
+    expect(pathsOf(small)).not.toContain("a.ts");
+    expect(diagnosticsOf(small)).toContainEqual(["a.ts", "skipped: 3 bytes over the 2 bytes limit (raise --max-file-bytes to include it)"]);
   });
 });
 
