@@ -33,7 +33,7 @@ import { lstatSync, type Dirent, type Stats } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { RootError, UsageError } from "../errors.js";
-import { isDeclarationPath, languageForPath } from "../parse/languages.js";
+import { isDeclarationPath, LANGUAGES, languageForPath } from "../parse/languages.js";
 import type { Diagnostic, ScannedFile, ScanOptions, ScanResult } from "../types.js";
 import { isExcludedDirName, isExcludedFileName, isReopenableDirName } from "./default-excludes.js";
 import { BINARY_CHECK_BYTES, type FileHead, generatedMarkerOfHead, isBinaryHead, readFileHeadSync } from "./file-head.js";
@@ -138,7 +138,7 @@ function noFilesWarning(hasInclude: boolean): Diagnostic {
   const found = hasInclude ? "no source file under the root matches the include globs" : "no source file under the root";
   return {
     kind: "warning",
-    message: `${found} (.ts .tsx .mts .cts .js .jsx .mjs .cjs; folders such as node_modules, dist and build are left out unless an include glob names them, e.g. --include 'dist/**')`,
+    message: `${found} (${LANGUAGES.flatMap((row) => row.extensions).join(" ")}; folders such as node_modules, dist and build are left out unless an include glob names them, e.g. --include 'dist/**')`,
   };
 }
 
@@ -152,7 +152,6 @@ function checkMaxFileBytes(value: number | undefined): number {
   return value;
 }
 
-/** The real absolute path of the root, or a {@link RootError}. */
 /**
  * The real path of a scan root, with the errors {@link scanFiles} gives for
  * a missing root, a file, an unreadable folder.
