@@ -64,8 +64,14 @@ function compileFolderNamers(patterns: readonly string[]): Map<string, Array<(pa
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i] as string;
       if (segment === "" || picomatch.scan(segment).isGlob) continue;
+      let matches: (path: string) => boolean;
+      try {
+        matches = picomatch(segments.slice(0, i + 1).join("/"), { dot: true });
+      } catch {
+        continue; // a cut through a brace group ("{a,b/c}/x"): that prefix names nothing
+      }
       const list = namers.get(segment) ?? [];
-      list.push(picomatch(segments.slice(0, i + 1).join("/"), { dot: true }));
+      list.push(matches);
       namers.set(segment, list);
     }
   }
