@@ -1,5 +1,6 @@
 /**
- * ParsedFile[] + where each import leads → the graphology graph.
+ * ParsedFile[] + where each import leads → the code graph (built in its
+ * compact form, restored to graphology when read).
  *
  * Pure: takes facts, returns a graph. Barrel re-exports are followed here, so
  * a named import through an `index.ts` also links the importing file to the
@@ -7,14 +8,8 @@
  * land on the defining file's symbol node.
  */
 import type { ImportFact, ImportKind, ParsedFile } from "../types.js";
-import {
-  createEmptyGraph,
-  edgeKey,
-  symbolId,
-  type EdgeAttributes,
-  type EdgeKind,
-  type Graph,
-} from "./code-graph.js";
+import { edgeKey, symbolId, type EdgeAttributes, type EdgeKind, type Graph } from "./code-graph.js";
+import { CompactGraphBuilder, lazyGraph, type CompactGraph, type GraphSink } from "./serialize-graph.js";
 
 /** For each file, the target of each of its imports (same order as `imports`): a file path, `pkg:<name>`, or undefined. */
 export type ResolvedImports = ReadonlyMap<string, ReadonlyArray<string | undefined>>;
@@ -244,7 +239,7 @@ export function isStarReexport(fact: ImportFact): boolean {
 }
 
 function addOrMergeImportEdge(
-  graph: Graph,
+  graph: GraphSink,
   kind: EdgeKind,
   source: string,
   target: string,
@@ -280,7 +275,10 @@ export interface SerializedEdge {
 
 /** A graph and what each file's edges were computed from. */
 export interface AssembledGraph {
-  graph: Graph;
+  /** The graph in its compact form, as assembled (what the index stores and the retriever reads). */
+  compact: CompactGraph;
+  /** The graphology graph: restored from the compact form on first read. */
+  readonly graph: Graph;
   /**
    * For the i-th file in path order, the indexes (same order) of the other
    * files whose facts its edges read: the barrels and defining files its
@@ -338,7 +336,7 @@ export function assembleGraphWithReads(
   resolved: ResolvedImports,
   previous?: PreviousAssembly,
 ): AssembledGraph | undefined {
-  const graph = createEmptyGraph();
+  const graph = new CompactGraphBuilder();
   const files = new Map(parsedFiles.map((f) => [f.path, f]));
   const sorted = [...parsedFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const indexOf = new Map(sorted.map((f, i) => [f.path, i]));
@@ -410,11 +408,19 @@ export function assembleGraphWithReads(
     }
     reads.push(list.sort((a, b) => a - b));
   }
-  return { graph, reads, cyclesCut: exportIndex.cyclesCut };
+  const lazy = lazyGraph(graph.toCompact());
+  return {
+    compact: lazy.compact,
+    get graph() {
+      return lazy.graph();
+    },
+    reads,
+    cyclesCut: exportIndex.cyclesCut,
+  };
 }
 
 /** The import, reexport and references edges out of one file (every edge whose source it is, but `defines`). */
-function addFileEdges(graph: Graph, file: ParsedFile, targets: ReadonlyArray<string | undefined>, exportIndex: ExportIndex): void {
+function addFileEdges(graph: GraphSink, file: ParsedFile, targets: ReadonlyArray<string | undefined>, exportIndex: ExportIndex): void {
   /** local name → symbol it stands for */
   const bindings = new Map<string, string>();
   /** files whose exports a member access may reach (namespace imports, star) */

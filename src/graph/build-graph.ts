@@ -34,19 +34,10 @@ import {
 import type { Diagnostic, ImportFact, ParsedFile, ScanOptions, ScannedFile } from "../types.js";
 import { hashContent } from "../util/content-hash.js";
 import { byCodeUnit } from "../util/sort.js";
-import { assembleGraphWithReads, type AssembledGraph, type SerializedEdge } from "./assemble-graph.js";
+import { assembleGraphWithReads, type AssembledGraph } from "./assemble-graph.js";
 import type { CacheStats, CodeGraph, EdgeKind, Graph, GraphStats } from "./code-graph.js";
 import { indexWriteWarning, recallIndex, type IndexMemory, type RememberedGraph } from "./index-memory.js";
-import {
-  compactEdges,
-  compactGraphOf,
-  graphEdges,
-  holdsTogether,
-  isCompactGraph,
-  rememberCompactGraph,
-  restoreGraph,
-  type CompactGraph,
-} from "./serialize-graph.js";
+import { compactEdges, holdsTogether, isCompactGraph, lazyGraph, rememberCompactGraph, type CompactGraph, type LazyGraph } from "./serialize-graph.js";
 
 export interface BuildGraphOptions extends ScanOptions {
   /** Called as files are parsed (or taken from the index): files done, files in all. */
@@ -270,9 +261,9 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
   // the stored graph with the edges of the changed files and of the files that read them recomputed;
   // else assembled
   const graphKey = cacheDir !== undefined ? keyOfGraph(parsedFiles, entries) : undefined;
-  let graph: Graph | undefined;
-  /** The stored graph when it is handed out as is: restored from this form only when something reads it. */
-  let stored: CompactGraph | undefined;
+  // the graph in its compact form: what the index stores and the retriever reads; graphology's graph is
+  // restored from it only when something reads CodeGraph.graph
+  let lazy: LazyGraph | undefined;
   let assembled: AssembledGraph | undefined;
   let graphUpdated: number | undefined;
   const previousKey = loaded?.store.graphKey;
@@ -280,14 +271,11 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
   if (cacheDir !== undefined && header && graphKey !== undefined && previousKey !== undefined) {
     previousGraph = recalled ? fromMemory(recalled.graph, previousKey) : fromDisk(await loadStoredGraph(cacheDir, header, previousKey));
     if (previousGraph && previousKey === graphKey) {
-      // a one-shot build (no memory) keeps the stored form: a warm query reads the edges from it (see
-      // compactGraphOf) and never pays graphology's restore (46 ms of effect's 0.3 s query)
-      if (!options.memory && previousGraph.compact && holdsTogether(previousGraph.compact)) stored = previousGraph.compact;
-      else graph = previousGraph.graph();
+      lazy = previousGraph.lazy;
     } else if (previousGraph?.reads && previousGraph.cyclesCut === 0 && hasSameFiles(previous, parsedFiles)) {
       const reads = previousGraph.reads;
       const affected = affectedFiles(parsedFiles, entries, previous, reads);
-      const update = assembleGraphWithReads(parsedFiles, resolved, { edges: previousGraph.edges(), reads, affected });
+      const update = assembleGraphWithReads(parsedFiles, resolved, { edges: compactEdges(previousGraph.lazy.compact), reads, affected });
       // a re-export cycle among the recomputed files: the memo order matters, assemble in full
       if (update && update.cyclesCut === 0) {
         assembled = update;
@@ -295,11 +283,12 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
       }
     }
   }
-  const graphReused = graph !== undefined || stored !== undefined;
-  if (!graph && !stored) {
+  const graphReused = lazy !== undefined;
+  if (!lazy) {
     assembled ??= assembleGraphWithReads(parsedFiles, resolved);
-    graph = assembled.graph;
+    lazy = lazyGraph(assembled.compact);
   }
+  const graph = lazy;
   const finished = performance.now();
 
   // ---- index: written when anything in it changed (with memory: remembered now, written when flushed)
@@ -317,14 +306,11 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
       : loaded.store;
     const made = assembled;
     const write = async () => {
-      let storedGraph: StoredGraph | undefined;
-      if (made && graphKey !== undefined) {
-        // made once per graph and kept with it: a retriever over this build reads its edges from the same form
-        storedGraph = { header, key: graphKey, graph: compactGraphOf({ graph: made.graph }), reads: made.reads, cyclesCut: made.cyclesCut };
-      }
+      const storedGraph =
+        made && graphKey !== undefined ? { header, key: graphKey, graph: made.compact, reads: made.reads, cyclesCut: made.cyclesCut } : undefined;
       await saveIndexStore(cacheDir, store, storedGraph);
     };
-    if (options.memory && graph) {
+    if (options.memory) {
       const remembered: RememberedGraph | undefined =
         graphKey === undefined ? undefined
         : assembled ? { key: graphKey, graph, reads: assembled.reads, cyclesCut: assembled.cyclesCut }
@@ -342,7 +328,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     }
   }
 
-  const { edges, symbols, packages } = stored ? countCompact(stored) : countGraph(graph as Graph);
+  const { edges, symbols, packages } = countCompact(graph.compact);
   const stats: GraphStats = {
     files: parsedFiles.length,
     symbols,
@@ -375,42 +361,21 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     workers,
   };
   diagnostics.sort((a, b) => byCodeUnit(a.path ?? "", b.path ?? "") || byCodeUnit(a.message, b.message));
-  const files = new Map(parsedFiles.map((f) => [f.path, f]));
-  if (!stored) return { root: scan.root, graph: graph as Graph, files, diagnostics, stats, cache };
-  // the stored graph, restored on first read (holdsTogether checked it restores; assembled again should it not)
-  const compact = stored;
-  let restored: Graph | undefined;
   const result: CodeGraph = {
     root: scan.root,
     get graph(): Graph {
-      restored ??= restoreGraph(compact) ?? assembleGraphWithReads(parsedFiles, resolved).graph;
-      return restored;
+      return graph.graph();
     },
-    files,
+    files: new Map(parsedFiles.map((f) => [f.path, f])),
     diagnostics,
     stats,
     cache,
   };
-  rememberCompactGraph(result, compact);
+  rememberCompactGraph(result, graph.compact);
   return result;
 }
 
-/** Edges by kind, symbol and package nodes of a graph. */
-function countGraph(graph: Graph): { edges: Record<EdgeKind, number>; symbols: number; packages: number } {
-  const edges: Record<EdgeKind, number> = { import: 0, reexport: 0, defines: 0, references: 0 };
-  graph.forEachEdge((_key, attributes) => {
-    edges[attributes.kind]++;
-  });
-  let symbols = 0;
-  let packages = 0;
-  graph.forEachNode((_id, attributes) => {
-    if (attributes.kind === "symbol") symbols++;
-    else if (attributes.kind === "package") packages++;
-  });
-  return { edges, symbols, packages };
-}
-
-/** {@link countGraph} of the graph a compact form restores to (one `defines` edge per symbol node). */
+/** Edges by kind, symbol and package nodes of the graph a compact form restores to (one `defines` edge per symbol node). */
 function countCompact(compact: CompactGraph): { edges: Record<EdgeKind, number>; symbols: number; packages: number } {
   const edges: Record<EdgeKind, number> = { import: 0, reexport: 0, defines: 0, references: 0 };
   for (const edge of compact.edges) edges[edge[2].kind]++;
@@ -426,12 +391,8 @@ function countCompact(compact: CompactGraph): { edges: Record<EdgeKind, number>;
 
 /** The graph of the previous build, as the update in place reads it. */
 interface PreviousGraph {
-  /** The graph itself (restored from its stored form on the first call), undefined when that form does not hold together. */
-  graph(): Graph | undefined;
-  /** Its stored form, when it was read from the index. */
-  compact?: CompactGraph;
-  /** Its edges but `defines`, in insertion order (what an update in place copies). */
-  edges(): SerializedEdge[];
+  /** The graph, compact and restored when read. */
+  lazy: LazyGraph;
   reads?: number[][];
   cyclesCut?: number;
 }
@@ -439,19 +400,16 @@ interface PreviousGraph {
 /** The previous graph held in memory, when it is the one the remembered index names. */
 function fromMemory(remembered: RememberedGraph | undefined, key: string): PreviousGraph | undefined {
   if (!remembered || remembered.key !== key) return undefined;
-  return {
-    graph: () => remembered.graph,
-    edges: () => graphEdges(remembered.graph),
-    reads: remembered.reads,
-    cyclesCut: remembered.cyclesCut,
-  };
+  return { lazy: remembered.graph, reads: remembered.reads, cyclesCut: remembered.cyclesCut };
 }
 
-/** The previous graph as read back from graph.json, when it is in the compact form. */
+/**
+ * The previous graph as read back from graph.json, when it is in the
+ * compact form and restores (every edge end in range, no key twice).
+ */
 function fromDisk(stored: StoredGraph | undefined): PreviousGraph | undefined {
-  if (!stored || !isCompactGraph(stored.graph)) return undefined;
-  const compact = stored.graph;
-  return { graph: () => restoreGraph(compact), compact, edges: () => compactEdges(compact), reads: stored.reads, cyclesCut: stored.cyclesCut };
+  if (!stored || !isCompactGraph(stored.graph) || !holdsTogether(stored.graph)) return undefined;
+  return { lazy: lazyGraph(stored.graph), reads: stored.reads, cyclesCut: stored.cyclesCut };
 }
 
 /** Where each import of a file leads (null: nowhere), and the diagnostic of each import that leads nowhere, by index. */

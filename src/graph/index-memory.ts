@@ -3,7 +3,7 @@
  * daemon, the MCP server) between builds of the same root. With it,
  * buildGraph neither reads the index back from disk nor restores the graph
  * from its stored form: it starts from the previous build's entries and
- * graph object. The index is still written to disk, but later: the build
+ * graph (restored once, when first read). The index is still written to disk, but later: the build
  * leaves the write in the memory and the process calls
  * `flushIndexMemory` once it has answered.
  *
@@ -18,13 +18,14 @@
  */
 import { ForeignFolderError, type IndexStore, type StoreHeader } from "../store/index.js";
 import type { Diagnostic } from "../types.js";
-import type { Graph } from "./code-graph.js";
+import type { LazyGraph } from "./serialize-graph.js";
 
 /** The graph of the latest build with what an update in place needs. */
 export interface RememberedGraph {
   /** The key it was assembled for (see keyOfGraph in build-graph.ts). */
   key: string;
-  graph: Graph;
+  /** The graph in its compact form, restored once when read (the same restored graph for every build that reuses it). */
+  graph: LazyGraph;
   /** See StoredGraph.reads. */
   reads?: number[][];
   cyclesCut?: number;

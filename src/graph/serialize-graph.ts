@@ -109,19 +109,6 @@ export function compactEdges(compact: CompactGraph): SerializedEdge[] {
 }
 
 /**
- * The edges of a graph as {@link compactEdges} gives them for its compact
- * form (`defines` left out, insertion order), read from the graph itself:
- * what an update in place copies when the previous graph is in memory.
- */
-export function graphEdges(graph: Graph): SerializedEdge[] {
-  const out: SerializedEdge[] = [];
-  graph.forEachEdge((key, attributes, source, target) => {
-    if (attributes.kind !== "defines") out.push({ key, source, target, attributes });
-  });
-  return out;
-}
-
-/**
  * True when {@link restoreGraph} can restore `compact` without a clash: every
  * edge end in range, node ids and edge keys unique, every node's attributes
  * an object with a kind. Cheaper than restoring: what lets a build hand out
@@ -174,4 +161,117 @@ export function compactGraphOf(codeGraph: { graph: Graph }): CompactGraph {
     compacts.set(graph, made);
   }
   return made;
+}
+
+/** The graph operations the assembly uses (graphology's names and meaning), so it can build either. */
+export interface GraphSink {
+  hasNode(id: string): boolean;
+  addNode(id: string, attributes: NodeAttributes): unknown;
+  hasEdge(key: string): boolean;
+  addDirectedEdgeWithKey(key: string, source: string, target: string, attributes: EdgeAttributes): unknown;
+  getEdgeAttributes(key: string): EdgeAttributes;
+  mergeEdgeAttributes(key: string, attributes: Partial<EdgeAttributes>): unknown;
+  updateEdgeAttribute(key: string, name: "count", updater: (value: number | undefined) => number): unknown;
+}
+
+/**
+ * Builds the compact form directly, with graphology's rules for the
+ * operations the assembly uses (a node or edge key added twice, an edge to
+ * a missing node: an error), in the same insertion order. A graphology
+ * graph spends most of an assembly on its adjacency objects; this keeps
+ * two arrays and two index maps, and {@link restoreGraph} makes the graph
+ * when something reads it.
+ *
+ * @example
+ * const builder = new CompactGraphBuilder();
+ * builder.addNode("a.ts", fileAttributes);
+ * builder.toCompact(); // { format: "compact-1", nodes: ["a.ts"], … }
+ */
+export class CompactGraphBuilder implements GraphSink {
+  private readonly nodeIndex = new Map<string, number>();
+  private readonly nodes: string[] = [];
+  private readonly attributes: NodeAttributes[] = [];
+  private readonly edgeIndex = new Map<string, number>();
+  private readonly edges: Array<[number, number, EdgeAttributes]> = [];
+  /** `defines` keys: the compact form leaves those edges out (one per symbol node, restored from the nodes). */
+  private readonly defines = new Set<string>();
+
+  hasNode(id: string): boolean {
+    return this.nodeIndex.has(id);
+  }
+
+  addNode(id: string, attributes: NodeAttributes): void {
+    if (this.nodeIndex.has(id)) throw new Error(`graph: node "${id}" added twice`);
+    this.nodeIndex.set(id, this.nodes.length);
+    this.nodes.push(id);
+    this.attributes.push(attributes);
+  }
+
+  hasEdge(key: string): boolean {
+    return this.edgeIndex.has(key) || this.defines.has(key);
+  }
+
+  addDirectedEdgeWithKey(key: string, source: string, target: string, attributes: EdgeAttributes): void {
+    const s = this.nodeIndex.get(source);
+    const t = this.nodeIndex.get(target);
+    if (s === undefined || t === undefined) throw new Error(`graph: edge "${key}" ends on a missing node`);
+    if (this.hasEdge(key)) throw new Error(`graph: edge "${key}" added twice`);
+    if (attributes.kind === "defines") {
+      // restoreGraph adds these from the symbol nodes, in node order: the assembly adds them in that order
+      if ((this.attributes[t] as NodeAttributes).kind !== "symbol") throw new Error(`graph: "defines" edge "${key}" to a node that is no symbol`);
+      this.defines.add(key);
+      return;
+    }
+    this.edgeIndex.set(key, this.edges.length);
+    this.edges.push([s, t, attributes]);
+  }
+
+  getEdgeAttributes(key: string): EdgeAttributes {
+    return this.edgeAt(key)[2];
+  }
+
+  mergeEdgeAttributes(key: string, attributes: Partial<EdgeAttributes>): void {
+    Object.assign(this.edgeAt(key)[2], attributes);
+  }
+
+  updateEdgeAttribute(key: string, name: "count", updater: (value: number | undefined) => number): void {
+    const attributes = this.edgeAt(key)[2];
+    attributes[name] = updater(attributes[name]);
+  }
+
+  toCompact(): CompactGraph {
+    return { format: COMPACT_GRAPH_FORMAT, nodes: this.nodes, attributes: this.attributes, edges: this.edges };
+  }
+
+  private edgeAt(key: string): [number, number, EdgeAttributes] {
+    const index = this.edgeIndex.get(key);
+    if (index === undefined) throw new Error(`graph: no edge "${key}"`);
+    return this.edges[index] as [number, number, EdgeAttributes];
+  }
+}
+
+/** A graph in its compact form, restored to a graphology graph on the first {@link LazyGraph.graph} call and kept. */
+export interface LazyGraph {
+  readonly compact: CompactGraph;
+  graph(): Graph;
+}
+
+/**
+ * The graph of a compact form that {@link restoreGraph} restores (one this
+ * code built, or a stored one {@link holdsTogether} accepted).
+ *
+ * @example
+ * const lazy = lazyGraph(builder.toCompact());
+ * lazy.graph().order; // restored now
+ */
+export function lazyGraph(compact: CompactGraph): LazyGraph {
+  let restored: Graph | undefined;
+  return {
+    compact,
+    graph() {
+      restored ??= restoreGraph(compact);
+      if (!restored) throw new Error("graph: a compact graph that holds together did not restore (please report this)");
+      return restored;
+    },
+  };
 }

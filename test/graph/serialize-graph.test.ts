@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
-import { compactEdges, graphEdges, isCompactGraph, restoreGraph, serializeGraph } from "../../src/graph/serialize-graph.js";
+import { CompactGraphBuilder, compactEdges, compactGraphOf, isCompactGraph, restoreGraph, serializeGraph } from "../../src/graph/serialize-graph.js";
 import { REPO_ROOT } from "../store/helpers.js";
 
 describe("serializeGraph / restoreGraph", () => {
@@ -18,8 +18,13 @@ describe("serializeGraph / restoreGraph", () => {
     // the edges an update in place copies: every edge but defines, in order, keys included
     const expected = (graph.export().edges as Array<{ key: string; attributes: { kind: string } }>).filter((e) => e.attributes.kind !== "defines");
     expect(isCompactGraph(compact) ? compactEdges(compact).map((e) => e.key) : []).toEqual(expected.map((e) => e.key));
-    // and the same edges read from the graph object (the index kept in memory), attributes included
-    expect(JSON.parse(JSON.stringify(graphEdges(graph)))).toEqual(isCompactGraph(compact) ? compactEdges(compact) : []);
+  });
+
+  it("the form the assembly builds is the serialisation of the graph it restores to", async () => {
+    const codeGraph = await buildGraph(join(REPO_ROOT, "fixtures", "graph-basics"));
+    const built = compactGraphOf(codeGraph); // the builder's, taken without restoring
+    expect(JSON.stringify(serializeGraph(codeGraph.graph))).toBe(JSON.stringify(built));
+    expect(codeGraph.graph).toBe(codeGraph.graph); // restored once
   });
 
   it("refuses graphology's own export (an older graph.json) and a form whose edges point nowhere", async () => {
@@ -30,3 +35,36 @@ describe("serializeGraph / restoreGraph", () => {
     expect(restoreGraph({ ...compact, nodes: [...compact.nodes, compact.nodes[0] as string], attributes: [...compact.attributes, compact.attributes[0]!] })).toBeUndefined();
   });
 });
+
+describe("CompactGraphBuilder", () => {
+  const file = () => ({ kind: "file" as const, language: "typescript" as const, isDeclaration: false, tokens: 1, lines: 1, hasSyntaxErrors: false });
+  it("keeps graphology's rules: a node or edge twice, an edge to a missing node, a defines edge to a file are errors", () => {
+    const builder = new CompactGraphBuilder();
+    builder.addNode("a.ts", file());
+    builder.addNode("b.ts", file());
+    expect(() => builder.addNode("a.ts", file())).toThrow(/added twice/);
+    builder.addDirectedEdgeWithKey("import:a.ts->b.ts", "a.ts", "b.ts", { kind: "import", names: ["x"] });
+    expect(() => builder.addDirectedEdgeWithKey("import:a.ts->b.ts", "a.ts", "b.ts", { kind: "import" })).toThrow(/added twice/);
+    expect(() => builder.addDirectedEdgeWithKey("import:a.ts->c.ts", "a.ts", "c.ts", { kind: "import" })).toThrow(/missing node/);
+    expect(() => builder.addDirectedEdgeWithKey("defines:a.ts->b.ts", "a.ts", "b.ts", { kind: "defines" })).toThrow(/no symbol/);
+    expect(() => builder.getEdgeAttributes("import:b.ts->a.ts")).toThrow(/no edge/);
+  });
+
+  it("merges and updates edge attributes in place, and restores to the graph graphology would have built", () => {
+    const builder = new CompactGraphBuilder();
+    builder.addNode("a.ts", file());
+    builder.addNode("b.ts", file());
+    builder.addNode("b.ts#X", { kind: "symbol", name: "X", file: "b.ts", symbolKind: "class", exported: true, startLine: 1, endLine: 2 });
+    builder.addDirectedEdgeWithKey("defines:b.ts->b.ts#X", "b.ts", "b.ts#X", { kind: "defines" });
+    expect(builder.hasEdge("defines:b.ts->b.ts#X")).toBe(true);
+    builder.addDirectedEdgeWithKey("import:a.ts->b.ts", "a.ts", "b.ts", { kind: "import", names: ["X"], typeOnly: true });
+    builder.mergeEdgeAttributes("import:a.ts->b.ts", { typeOnly: false });
+    builder.addDirectedEdgeWithKey("references:a.ts->b.ts#X", "a.ts", "b.ts#X", { kind: "references", count: 1 });
+    builder.updateEdgeAttribute("references:a.ts->b.ts#X", "count", (c) => (c ?? 0) + 2);
+    const restored = restoreGraph(builder.toCompact());
+    expect(restored?.getEdgeAttributes("import:a.ts->b.ts")).toEqual({ kind: "import", names: ["X"], typeOnly: false });
+    expect(restored?.getEdgeAttribute("references:a.ts->b.ts#X", "count")).toBe(3);
+    expect(restored?.edges()).toEqual(["defines:b.ts->b.ts#X", "import:a.ts->b.ts", "references:a.ts->b.ts#X"]);
+  });
+});
+
