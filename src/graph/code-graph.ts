@@ -1,6 +1,7 @@
 /**
  * The code graph: one graphology multi-graph holding files, symbols and
- * external packages, with the parsed facts kept beside it for the retriever.
+ * external packages, with the parsed facts kept beside it for the retriever
+ * (built in the compact form of serialize-graph.ts, restored when read).
  *
  * Node ids: a file is its root-relative path (`src/a.ts`), a symbol is
  * `<file>#<name>` (`src/a.ts#Foo`, methods `src/a.ts#Foo.bar`), an external
@@ -77,9 +78,10 @@ export interface CodeGraph {
   /** Absolute real path of the root. */
   root: string;
   /**
-   * The graph. A build that reused the graph stored in the index (no
-   * memory) restores it from the stored form on the first read of this
-   * property, so a caller that never reads it never pays for it.
+   * The graph. A build keeps it in its compact form (what the index stores
+   * and the retriever reads) and makes the graphology graph on the first
+   * read of this property, once: a caller that never reads it never pays
+   * for it.
    */
   graph: Graph;
   /** Parsed facts by root-relative path. */
