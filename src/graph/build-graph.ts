@@ -14,15 +14,12 @@
  * something must be parsed or resolved, so a warm run never pays for them.
  */
 import { availableParallelism } from "node:os";
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { parseFiles, prestartParseWorkers, releasePrestartedWorkers, type ParseJob, type ParseOutcome } from "../parse/parse-files.js";
 import type { Resolver } from "../resolve/index.js";
 import { resolveScanRoot, scanFiles } from "../scan/index.js";
 import {
   createStoreHeader,
-  INDEX_FILE,
   loadIndexStore,
   loadStoredGraph,
   resolutionFingerprint,
@@ -101,11 +98,6 @@ function importsKey(imports: readonly ImportFact[]): string {
  * again.cache; // { reused: 250, parsed: 2, … }
  */
 export async function buildGraph(root: string, options: BuildGraphOptions = {}): Promise<CodeGraph> {
-  // a first build into an index folder (no index yet): the parse is likely large, so its worker starts
-  // now and boots while the scan runs (date-fns cold, 2,558 files: -40 ms); unused, it is ended below
-  if (options.workers === undefined && options.cacheDir !== undefined && !existsSync(join(options.cacheDir, INDEX_FILE))) {
-    prestartParseWorkers(chooseParseWorkers(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY) - 1);
-  }
   try {
     return await buildGraphNow(root, options);
   } finally {
@@ -123,7 +115,17 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
   const previous: IndexStore["files"] = loaded?.store.files ?? {};
   const scanStarted = performance.now();
   const scanWallClock = Date.now();
-  const scan = await scanFiles(root, options, { known: (path) => (Object.hasOwn(previous, path) ? previous[path] : undefined) });
+  // with no index to start from, every file is parsed: once the walk has found enough files for a worker, it
+  // starts and boots while the scan goes on (date-fns cold, 2,558 files: -40 ms); unused, it is ended after
+  const parsesAll = options.workers === undefined && !loaded?.found;
+  const scan = await scanFiles(root, options, {
+    known: (path) => (Object.hasOwn(previous, path) ? previous[path] : undefined),
+    onCandidates: parsesAll
+      ? (count) => {
+          if (count > PARALLEL_MIN_FILES) prestartParseWorkers(chooseParseWorkers(count, 0) - 1);
+        }
+      : undefined,
+  });
   const scanned = performance.now();
   const diagnostics: Diagnostic[] = [...scan.diagnostics];
   if (loaded && "warning" in loaded && loaded.warning) diagnostics.push(loaded.warning);

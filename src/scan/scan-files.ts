@@ -89,6 +89,8 @@ interface WalkState {
   linkedDirs: DirTask[];
   candidates: Candidate[];
   diagnostics: Diagnostic[];
+  /** See {@link ScanHints.onCandidates}. */
+  onCandidates?: (count: number) => void;
 }
 
 /**
@@ -113,6 +115,7 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
     linkedDirs: [],
     candidates: [],
     diagnostics: [],
+    onCandidates: hints.onCandidates,
   };
   await walkDir(state, { path: "", realPath: realRoot, levels: [], isIncluded: !filter.hasInclude, viaLink: false });
   await walkLinkedDirs(state);
@@ -211,6 +214,7 @@ async function walkDir(state: WalkState, task: DirTask): Promise<void> {
       pending.push(followLink(state, here, entry.name, path, realPath));
     }
   }
+  state.onCandidates?.(state.candidates.length);
   await Promise.all(pending);
 }
 
@@ -329,6 +333,8 @@ export interface KnownFile {
 export interface ScanHints {
   /** The file at a root-relative path as the index holds it: with the same size and mtime, its head is not read again. */
   known?: (path: string) => KnownFile | undefined;
+  /** Told the number of candidate files found so far, after each folder the walk reads (before any head is read). */
+  onCandidates?: (count: number) => void;
 }
 
 /** The buffer every head is read into (a head is looked at before the next one is read; reads are synchronous). */

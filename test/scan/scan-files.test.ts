@@ -374,6 +374,19 @@ describe("scanFiles: files the index knows", () => {
   });
 });
 
+describe("scanFiles: candidates as the walk finds them", () => {
+  it("tells the running count after each folder, before any head is read", async () => {
+    await writeTree(dir, { "a.ts": "", "b.ts": "", "src/c.ts": "", "src/d.ts": Buffer.from([0]), "src/deep/e.ts": "", "README.md": "" });
+    const counts: number[] = [];
+    const result = await scanFiles(dir, {}, { onCandidates: (count) => counts.push(count) });
+    expect(counts).toHaveLength(3); // root, src, src/deep
+    expect([...counts].sort((a, b) => a - b)).toEqual(counts);
+    // d.ts is a candidate until its head (a NUL byte) is read
+    expect(counts.at(-1)).toBe(5);
+    expect(pathsOf(result)).toEqual(["a.ts", "b.ts", "src/c.ts", "src/deep/e.ts"]);
+  });
+});
+
 describe("scanFiles: symlinks", () => {
   it("ends on symlink cycles and lists each real file once", async () => {
     await writeTree(dir, { "src/a.ts": "", "src/deep/b.ts": "" });
