@@ -9,7 +9,7 @@
  */
 import type { ImportFact, ImportKind, ParsedFile } from "../types.js";
 import { edgeKey, symbolId, type EdgeAttributes, type EdgeKind, type Graph } from "./code-graph.js";
-import { CompactGraphBuilder, lazyGraph, type CompactGraph, type GraphSink } from "./serialize-graph.js";
+import { CompactGraphBuilder, lazyGraph, type GraphSink, type LazyGraph } from "./serialize-graph.js";
 
 /** For each file, the target of each of its imports (same order as `imports`): a file path, `pkg:<name>`, or undefined. */
 export type ResolvedImports = ReadonlyMap<string, ReadonlyArray<string | undefined>>;
@@ -275,9 +275,9 @@ export interface SerializedEdge {
 
 /** A graph and what each file's edges were computed from. */
 export interface AssembledGraph {
-  /** The graph in its compact form, as assembled (what the index stores and the retriever reads). */
-  compact: CompactGraph;
-  /** The graphology graph: restored from the compact form on first read. */
+  /** The graph in its compact form, as assembled (what the index stores and the retriever reads), restored to graphology when read. */
+  lazy: LazyGraph;
+  /** The graphology graph: `lazy.graph()`. */
   readonly graph: Graph;
   /**
    * For the i-th file in path order, the indexes (same order) of the other
@@ -410,7 +410,7 @@ export function assembleGraphWithReads(
   }
   const lazy = lazyGraph(graph.toCompact());
   return {
-    compact: lazy.compact,
+    lazy,
     get graph() {
       return lazy.graph();
     },

@@ -101,7 +101,7 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
   try {
     return await buildGraphNow(root, options);
   } finally {
-    await releasePrestartedWorkers();
+    releasePrestartedWorkers();
   }
 }
 
@@ -288,7 +288,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
   const graphReused = lazy !== undefined;
   if (!lazy) {
     assembled ??= assembleGraphWithReads(parsedFiles, resolved);
-    lazy = lazyGraph(assembled.compact);
+    lazy = assembled.lazy;
   }
   const graph = lazy;
   const finished = performance.now();
@@ -309,7 +309,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     const made = assembled;
     const write = async () => {
       const storedGraph =
-        made && graphKey !== undefined ? { header, key: graphKey, graph: made.compact, reads: made.reads, cyclesCut: made.cyclesCut } : undefined;
+        made && graphKey !== undefined ? { header, key: graphKey, graph: made.lazy.compact, reads: made.reads, cyclesCut: made.cyclesCut } : undefined;
       await saveIndexStore(cacheDir, store, storedGraph);
     };
     if (options.memory) {

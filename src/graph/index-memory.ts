@@ -3,8 +3,8 @@
  * daemon, the MCP server) between builds of the same root. With it,
  * buildGraph neither reads the index back from disk nor restores the graph
  * from its stored form: it starts from the previous build's entries and
- * graph (restored once, when first read). The index is still written to disk, but later: the build
- * leaves the write in the memory and the process calls
+ * graph (restored once, when first read). The index is still written to
+ * disk, but later: the build leaves the write in the memory and the process calls
  * `flushIndexMemory` once it has answered.
  *
  * What a build keeps here is never changed afterwards: the next build makes

@@ -131,22 +131,22 @@ export function holdsTogether(compact: CompactGraph): boolean {
 }
 
 /**
- * Compact forms already at hand, by owner: a build's result whose graph is
- * restored only when read (its stored form), or a graph (the form made for
- * the index write, or by {@link compactGraphOf}).
+ * Compact forms already at hand, by owner: a build's result (the form it
+ * was built or stored in), or a graph {@link compactGraphOf} serialised.
  */
 const compacts = new WeakMap<object, CompactGraph>();
 
-/** Remember the compact form of a build's result or of a graph. */
+/** Remember the compact form of a build's result. */
 export function rememberCompactGraph(owner: object, compact: CompactGraph): void {
   compacts.set(owner, compact);
 }
 
 /**
  * The compact form of a build's graph, for readers that walk its edges
- * without graphology (the retriever's file links and gaps): the stored one
- * when the graph was loaded from the index (so reading it does not restore
- * the graph), else made from the graph once and kept with it.
+ * without graphology (the retriever's file links and gaps): the one
+ * buildGraph built or loaded (so reading it does not restore the graph),
+ * else, for a CodeGraph made some other way, serialised from its graph once
+ * and kept with it.
  *
  * @example
  * const { nodes, attributes, edges } = compactGraphOf(codeGraph);
