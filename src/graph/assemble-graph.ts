@@ -9,7 +9,7 @@
  */
 import type { ImportFact, ImportKind, ParsedFile } from "../types.js";
 import { edgeKey, symbolId, type EdgeAttributes, type EdgeKind, type Graph } from "./code-graph.js";
-import { CompactGraphBuilder, lazyGraph, type GraphSink, type LazyGraph } from "./serialize-graph.js";
+import { CompactGraphBuilder, lazyGraph, type CompactGraph, type GraphSink, type LazyGraph } from "./serialize-graph.js";
 
 /** For each file, the target of each of its imports (same order as `imports`): a file path, `pkg:<name>`, or undefined. */
 export type ResolvedImports = ReadonlyMap<string, ReadonlyArray<string | undefined>>;
@@ -199,13 +199,7 @@ interface ExportShape {
 
 /** Index one file's exports for {@link ExportIndex}: the lookups read these tables instead of scanning the facts. */
 function shapeExports(parsed: ParsedFile, targets: ReadonlyArray<string | undefined>): ExportShape {
-  const localOf = new Map<string, string>();
-  for (const exp of parsed.exports) {
-    if (exp.from === undefined && !localOf.has(exp.name)) localOf.set(exp.name, exp.local ?? exp.name);
-  }
-  for (const def of parsed.definitions) {
-    if (def.exported && def.kind !== "method" && !localOf.has(def.name)) localOf.set(def.name, def.name);
-  }
+  const localOf = localExportsOf(parsed);
   const reexported = new Map<string, ExportLink[]>();
   const imported = new Map<string, ExportLink[]>();
   const stars: string[] = [];
@@ -231,6 +225,79 @@ function shapeExports(parsed: ParsedFile, targets: ReadonlyArray<string | undefi
     }
   }
   return { localOf, defined: new Set(parsed.definitions.map((d) => d.name)), reexported, imported, stars };
+}
+
+/** Exported name → local binding (export declarations first, then exported definitions): {@link ExportShape.localOf}. */
+function localExportsOf(parsed: ParsedFile): Map<string, string> {
+  const localOf = new Map<string, string>();
+  for (const exp of parsed.exports) {
+    if (exp.from === undefined && !localOf.has(exp.name)) localOf.set(exp.name, exp.local ?? exp.name);
+  }
+  for (const def of parsed.definitions) {
+    if (def.exported && def.kind !== "method" && !localOf.has(def.name)) localOf.set(def.name, def.name);
+  }
+  return localOf;
+}
+
+/** The symbol node id of a definition, less the file (a method is `Container.name`). */
+function symbolNameOf(def: ParsedFile["definitions"][number]): string {
+  return def.container && def.kind === "method" ? `${def.container}.${def.name}` : def.name;
+}
+
+/**
+ * After an edit of one file, the names whose lookups in it
+ * ({@link ExportIndex.origin}, {@link ExportIndex.mayExport}) can answer
+ * differently: each exported name whose local binding, or that binding's
+ * definition or symbol node, came or went. Undefined when any name can: its
+ * imports or re-exports changed, or where they lead. A file that read the
+ * edited one keeps its edges when it asks none of these names (see
+ * {@link lookupNames}).
+ *
+ * @example
+ * // a.ts gains `export function later() {}`, its imports as they were:
+ * changedExportNames(before, after, targets, targets); // Set { "later" }
+ */
+export function changedExportNames(
+  before: ParsedFile,
+  after: ParsedFile,
+  beforeTargets: ReadonlyArray<string | null | undefined>,
+  afterTargets: ReadonlyArray<string | null | undefined>,
+): Set<string> | undefined {
+  const links = (file: ParsedFile, targets: ReadonlyArray<string | null | undefined>) =>
+    JSON.stringify(file.imports.map((fact, index) => [fact.kind, fact.names, targets[index] ?? null]));
+  if (links(before, beforeTargets) !== links(after, afterTargets)) return undefined;
+  const answers = (file: ParsedFile) => {
+    const localOf = localExportsOf(file);
+    const defined = new Set(file.definitions.map((d) => d.name));
+    const nodes = new Set(file.definitions.map(symbolNameOf));
+    const byName = new Map<string, string>();
+    for (const [name, local] of localOf) byName.set(name, `${local}\u0000${defined.has(local)}\u0000${nodes.has(local)}`);
+    return byName;
+  };
+  const was = answers(before);
+  const is = answers(after);
+  const changed = new Set<string>();
+  for (const [name, answer] of was) if (is.get(name) !== answer) changed.add(name);
+  for (const [name, answer] of is) if (was.get(name) !== answer) changed.add(name);
+  return changed;
+}
+
+/**
+ * Every name a file can ask of the files it reads: its imported names and
+ * the names of its references (a barrel's re-exported names are among its
+ * imports). A lookup in an edited file asks it a name of the reader or of a
+ * barrel on the way, all in the reader's reads.
+ */
+export function lookupNames(file: ParsedFile): Set<string> {
+  const names = new Set<string>();
+  for (const fact of file.imports) {
+    for (const name of fact.names) {
+      names.add(name.name);
+      if (name.alias) names.add(name.alias);
+    }
+  }
+  for (const ref of file.references) names.add(ref.name);
+  return names;
 }
 
 /** `export * from "x"` (not `export * as X from "x"`). */
@@ -292,8 +359,8 @@ export interface AssembledGraph {
 
 /** What an incremental assembly keeps from the previous graph of the same file set. */
 export interface PreviousAssembly {
-  /** The previous graph's edges, in its insertion order (`graph.export().edges`). */
-  edges: readonly SerializedEdge[];
+  /** The previous graph in its compact form (its edges are copied from there, in their insertion order). */
+  graph: CompactGraph;
   /** Its reads (see {@link AssembledGraph.reads}), for the same files in the same order. */
   reads: ReadonlyArray<readonly number[]>;
   /** Files whose edges are computed again; every other file keeps its previous outgoing edges. */
@@ -323,7 +390,7 @@ export function assembleGraph(parsedFiles: readonly ParsedFile[], resolved: Reso
  * @example
  * const { graph, reads } = assembleGraphWithReads(parsedFiles, resolved);
  * // after editing src/a.ts (same file set):
- * const next = assembleGraphWithReads(parsedFiles2, resolved2, { edges: graph.export().edges, reads, affected: new Set(["src/a.ts", …readers]) });
+ * const next = assembleGraphWithReads(parsedFiles2, resolved2, { graph: lazy.compact, reads, affected: new Set(["src/a.ts", …readers]) });
  */
 export function assembleGraphWithReads(parsedFiles: readonly ParsedFile[], resolved: ResolvedImports): AssembledGraph;
 export function assembleGraphWithReads(
@@ -354,7 +421,7 @@ export function assembleGraphWithReads(
   }
   for (const file of sorted) {
     for (const def of file.definitions) {
-      const name = def.container && def.kind === "method" ? `${def.container}.${def.name}` : def.name;
+      const name = symbolNameOf(def);
       const id = symbolId(file.path, name);
       if (graph.hasNode(id)) continue; // overloads, declaration merging: one node
       graph.addNode(id, {
@@ -370,17 +437,35 @@ export function assembleGraphWithReads(
     }
   }
 
-  /** The previous outgoing edges (not `defines`) of each kept file, in insertion order. */
-  let kept: Map<string, SerializedEdge[]> | undefined;
+  // the previous outgoing edges (the compact form holds no `defines`) of each file, by its previous node index,
+  // in insertion order; a kept file's are copied as they are, their ends moved to the new node indexes
+  let kept: Map<string, number[]> | undefined;
+  let nodeNow: (previousIndex: number) => number = () => -1;
   if (previous) {
     if (previous.reads.length !== sorted.length) return undefined;
-    kept = new Map();
-    for (const edge of previous.edges) {
-      if (edge.attributes.kind === "defines" || previous.affected.has(edge.source)) continue;
-      let list = kept.get(edge.source);
-      if (!list) kept.set(edge.source, (list = []));
-      list.push(edge);
+    const before = previous.graph;
+    const bySource = new Map<number, number[]>();
+    for (const [index, [source]] of before.edges.entries()) {
+      const list = bySource.get(source);
+      if (list) list.push(index);
+      else bySource.set(source, [index]);
     }
+    kept = new Map();
+    for (const [index, list] of bySource) {
+      const id = before.nodes[index];
+      if (id !== undefined && !previous.affected.has(id)) kept.set(id, list);
+    }
+    const moved = new Int32Array(before.nodes.length).fill(-1);
+    nodeNow = (index) => {
+      let now = moved[index] as number;
+      if (now === -1) {
+        const id = before.nodes[index] as string;
+        if (!graph.hasNode(id) && id.startsWith("pkg:")) graph.addNode(id, { kind: "package", name: id.slice(4) });
+        now = graph.indexOf(id) ?? -2;
+        moved[index] = now;
+      }
+      return now;
+    };
   }
 
   const exportIndex = new ExportIndex(files, resolved);
@@ -388,12 +473,13 @@ export function assembleGraphWithReads(
 
   for (const [position, file] of sorted.entries()) {
     if (kept && previous && !previous.affected.has(file.path)) {
-      for (const edge of kept.get(file.path) ?? []) {
-        if (!graph.hasNode(edge.target)) {
-          if (!edge.target.startsWith("pkg:")) return undefined;
-          graph.addNode(edge.target, { kind: "package", name: edge.target.slice(4) });
-        }
-        graph.addDirectedEdgeWithKey(edge.key, edge.source, edge.target, edge.attributes);
+      const edges = previous.graph.edges;
+      for (const index of kept.get(file.path) ?? []) {
+        const [source, target, attributes] = edges[index] as [number, number, EdgeAttributes];
+        const s = nodeNow(source);
+        const t = nodeNow(target);
+        if (s < 0 || t < 0) return undefined; // an edge to a node that is gone
+        graph.addKeptEdge(s, t, attributes);
       }
       reads.push([...(previous.reads[position] ?? [])]);
       continue;

@@ -31,10 +31,10 @@ import {
 import type { Diagnostic, ImportFact, ParsedFile, ScanOptions, ScannedFile } from "../types.js";
 import { hashContent } from "../util/content-hash.js";
 import { byCodeUnit } from "../util/sort.js";
-import { assembleGraphWithReads, type AssembledGraph } from "./assemble-graph.js";
+import { assembleGraphWithReads, changedExportNames, lookupNames, type AssembledGraph } from "./assemble-graph.js";
 import type { CacheStats, CodeGraph, EdgeKind, Graph, GraphStats } from "./code-graph.js";
 import { indexWriteWarning, recallIndex, type IndexMemory, type RememberedGraph } from "./index-memory.js";
-import { compactEdges, holdsTogether, isCompactGraph, lazyGraph, rememberCompactGraph, type CompactGraph, type LazyGraph } from "./serialize-graph.js";
+import { holdsTogether, isCompactGraph, lazyGraph, rememberCompactGraph, type CompactGraph, type LazyGraph } from "./serialize-graph.js";
 
 export interface BuildGraphOptions extends ScanOptions {
   /** Called as files are parsed (or taken from the index): files done, files in all. */
@@ -103,6 +103,49 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
   } finally {
     releasePrestartedWorkers();
   }
+}
+
+/**
+ * Rehearse, on the memory's latest build, the update an edit of one file
+ * makes, and keep nothing: the file most others read through is parsed
+ * again, its imports resolved and the edges of its readers computed again,
+ * as after an edit of it. A resident process (the daemon) does this once at
+ * start, so that its first real edit runs code the JIT has already compiled
+ * (effect's first edit of `Array.ts` in a fresh process: about 190 ms, 95 ms
+ * once rehearsed). Nothing is written and the memory is left as it was.
+ *
+ * @example
+ * const memory = createIndexMemory();
+ * await buildGraph(root, { cacheDir, memory });
+ * await rehearseUpdate(root, { cacheDir, memory });
+ */
+export async function rehearseUpdate(root: string, options: BuildGraphOptions & { memory: IndexMemory }): Promise<void> {
+  const latest = options.memory.latest;
+  if (!latest || options.cacheDir === undefined) return;
+  const victim = mostReadFile(latest.store.files, latest.graph?.reads);
+  const entry = victim !== undefined ? latest.store.files[victim] : undefined;
+  if (victim === undefined || entry === undefined) return;
+  // the same build with this one entry made stale (no hash, no targets): a memory of its own, dropped after
+  const stale: StoredFile = { ...entry, mtimeMs: -1, hash: "", targets: undefined, unresolved: undefined };
+  const shadow: IndexMemory = { latest: { ...latest, store: { ...latest.store, files: { ...latest.store.files, [victim]: stale } } } };
+  await buildGraph(root, { ...options, memory: shadow, onProgress: undefined });
+}
+
+/** The file most others' edges read (see AssembledGraph.reads), else the largest; undefined when there is none. */
+function mostReadFile(files: IndexStore["files"], reads: ReadonlyArray<readonly number[]> | undefined): string | undefined {
+  const sorted = Object.keys(files).sort(byCodeUnit);
+  const readers = new Array<number>(sorted.length).fill(0);
+  if (reads?.length === sorted.length) for (const list of reads) for (const index of list) readers[index] = (readers[index] ?? 0) + 1;
+  let best: string | undefined;
+  let bestKey = [-1, -1];
+  for (const [index, path] of sorted.entries()) {
+    const key = [readers[index] ?? 0, files[path]?.size ?? 0];
+    if (key[0]! > bestKey[0]! || (key[0] === bestKey[0] && key[1]! > bestKey[1]!)) {
+      best = path;
+      bestKey = key;
+    }
+  }
+  return best;
 }
 
 async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<CodeGraph> {
@@ -277,7 +320,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     } else if (previousGraph?.reads && previousGraph.cyclesCut === 0 && hasSameFiles(previous, parsedFiles)) {
       const reads = previousGraph.reads;
       const affected = affectedFiles(parsedFiles, entries, previous, reads);
-      const update = assembleGraphWithReads(parsedFiles, resolved, { edges: compactEdges(previousGraph.lazy.compact), reads, affected });
+      const update = assembleGraphWithReads(parsedFiles, resolved, { graph: previousGraph.lazy.compact, reads, affected });
       // a re-export cycle among the recomputed files: the memo order matters, assemble in full
       if (update && update.cyclesCut === 0) {
         assembled = update;
@@ -522,7 +565,9 @@ function hasSameFiles(previous: IndexStore["files"], parsedFiles: readonly Parse
 
 /**
  * The files whose edges must be computed again: those whose content or
- * import targets changed, and every file whose edges read one of them.
+ * import targets changed, and every file whose edges read one of them and
+ * can ask it a name whose answer changed (see changedExportNames: an export
+ * added that no reader names leaves the readers as they were).
  */
 function affectedFiles(
   parsedFiles: readonly ParsedFile[],
@@ -538,9 +583,35 @@ function affectedFiles(
     if (now.hash !== before.hash || (now.targets ?? []).join("\u0001") !== (before.targets ?? []).join("\u0001")) changed.add(index);
   }
   const affected = new Set<string>();
-  for (const index of changed) affected.add(sorted[index] as string);
+  /** per changed file, the names whose lookups can answer differently (undefined: any) */
+  const changedNames = new Map<number, Set<string> | undefined>();
+  for (const index of changed) {
+    const path = sorted[index] as string;
+    affected.add(path);
+    const now = entries.get(path) as StoredFile;
+    const before = previous[path] as StoredFile;
+    changedNames.set(index, changedExportNames(before.parsed, now.parsed, before.targets ?? [], now.targets ?? []));
+  }
+  const namesOf = new Map<number, Set<string>>();
+  const asked = (index: number) => {
+    let names = namesOf.get(index);
+    if (!names) namesOf.set(index, (names = lookupNames((entries.get(sorted[index] as string) as StoredFile).parsed)));
+    return names;
+  };
   for (const [index, list] of reads.entries()) {
-    if (list.some((read) => changed.has(read))) affected.add(sorted[index] as string);
+    if (affected.has(sorted[index] as string)) continue;
+    const names = new Set<string>();
+    let any = false;
+    for (const read of list) {
+      if (!changed.has(read)) continue;
+      const these = changedNames.get(read);
+      if (these === undefined) any = true;
+      else for (const name of these) names.add(name);
+    }
+    if (!any && names.size === 0) continue;
+    // the names the file or a file it read (a barrel on the way) can ask
+    const asks = any || [index, ...list].some((i) => [...names].some((name) => asked(i).has(name)));
+    if (asks) affected.add(sorted[index] as string);
   }
   return affected;
 }

@@ -226,6 +226,21 @@ export class CompactGraphBuilder implements GraphSink {
     this.edges.push([s, t, attributes]);
   }
 
+  /** The index of a node (its place in the compact form), undefined when there is none. */
+  indexOf(id: string): number | undefined {
+    return this.nodeIndex.get(id);
+  }
+
+  /**
+   * Add an edge of a previous build between two nodes, by index, without
+   * its key: an update copies the edges of the files it keeps this way, and
+   * never asks for them by key (each file's edges are made by that file
+   * alone, and a kept file's are done).
+   */
+  addKeptEdge(source: number, target: number, attributes: EdgeAttributes): void {
+    this.edges.push([source, target, attributes]);
+  }
+
   getEdgeAttributes(key: string): EdgeAttributes {
     return this.edgeAt(key)[2];
   }

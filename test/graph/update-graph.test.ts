@@ -4,7 +4,8 @@
  * full assembly, insertion order included.
  */
 import { describe, expect, it } from "vitest";
-import { assembleGraph, assembleGraphWithReads, type ResolvedImports, type SerializedEdge } from "../../src/graph/assemble-graph.js";
+import { assembleGraph, assembleGraphWithReads, changedExportNames, lookupNames, type ResolvedImports } from "../../src/graph/assemble-graph.js";
+import { serializeGraph, type CompactGraph } from "../../src/graph/serialize-graph.js";
 import type { ImportFact, ParsedFile } from "../../src/types.js";
 import { named, star } from "../support/import-facts.js";
 
@@ -58,9 +59,10 @@ describe("assembleGraphWithReads", () => {
     const old = assembleGraphWithReads(before, resolvedOf(before));
     expect(old.graph.hasEdge("references:app.ts->second.ts#X")).toBe(true);
     const after = project(["X"]); // first.ts now defines X: the barrel's first star wins
-    const edges = (old.graph.export().edges as unknown as SerializedEdge[]).map((e) => JSON.parse(JSON.stringify(e)) as SerializedEdge);
+    // as stored: a copy, nothing shared with the old graph
+    const graph = JSON.parse(JSON.stringify(serializeGraph(old.graph))) as CompactGraph;
     // first.ts changed; app.ts read it (through the barrel)
-    const updated = assembleGraphWithReads(after, resolvedOf(after), { edges, reads: old.reads, affected: new Set(["first.ts", "app.ts"]) });
+    const updated = assembleGraphWithReads(after, resolvedOf(after), { graph, reads: old.reads, affected: new Set(["first.ts", "app.ts"]) });
     expect(updated?.graph.hasEdge("references:app.ts->first.ts#X")).toBe(true);
     expect(updated?.graph.hasEdge("references:app.ts->second.ts#X")).toBe(false);
     expect(JSON.stringify(updated?.graph.export())).toBe(JSON.stringify(assembleGraph(after, resolvedOf(after)).export()));
@@ -86,8 +88,8 @@ describe("assembleGraphWithReads", () => {
     // paths in order: lib user; no lookup found anything, yet user's references read lib
     expect(old.reads).toEqual([[], [0]]);
     const after = project(["now", "later"]);
-    const edges = (old.graph.export().edges as unknown as SerializedEdge[]).map((e) => JSON.parse(JSON.stringify(e)) as SerializedEdge);
-    const updated = assembleGraphWithReads(after, resolved(after), { edges, reads: old.reads, affected: new Set(["lib.ts", "user.ts"]) });
+    const graph = JSON.parse(JSON.stringify(old.lazy.compact)) as CompactGraph;
+    const updated = assembleGraphWithReads(after, resolved(after), { graph, reads: old.reads, affected: new Set(["lib.ts", "user.ts"]) });
     expect(updated?.graph.getEdgeAttribute("references:user.ts->lib.ts#later", "count")).toBe(2);
     expect(JSON.stringify(updated?.graph.export())).toBe(JSON.stringify(assembleGraph(after, resolved(after)).export()));
   });
@@ -95,17 +97,42 @@ describe("assembleGraphWithReads", () => {
   it("keeps the unaffected files' edges, packages included, in their order", () => {
     const files = project([]);
     const old = assembleGraphWithReads(files, resolvedOf(files));
-    const edges = old.graph.export().edges as unknown as SerializedEdge[];
-    const updated = assembleGraphWithReads(files, resolvedOf(files), { edges, reads: old.reads, affected: new Set() });
+    const updated = assembleGraphWithReads(files, resolvedOf(files), { graph: old.lazy.compact, reads: old.reads, affected: new Set() });
     expect(JSON.stringify(updated?.graph.export())).toBe(JSON.stringify(old.graph.export()));
   });
 
   it("gives up (undefined) when a kept edge lands on a node that is gone, or the file count differs", () => {
     const files = project(["Z"]);
     const old = assembleGraphWithReads(files, resolvedOf(files));
-    const edges = [...(old.graph.export().edges as unknown as SerializedEdge[])];
-    edges.push({ key: "references:other.ts->first.ts#Gone", source: "other.ts", target: "first.ts#Gone", attributes: { kind: "references", count: 1 } });
-    expect(assembleGraphWithReads(files, resolvedOf(files), { edges, reads: old.reads, affected: new Set() })).toBeUndefined();
-    expect(assembleGraphWithReads(files, resolvedOf(files), { edges, reads: old.reads.slice(1), affected: new Set() })).toBeUndefined();
+    const { nodes, attributes, edges } = old.lazy.compact;
+    // the previous graph had a symbol first.ts#Gone that other.ts used; first.ts no longer defines it
+    const graph: CompactGraph = {
+      ...old.lazy.compact,
+      nodes: [...nodes, "first.ts#Gone"],
+      attributes: [...attributes, { kind: "symbol", name: "Gone", file: "first.ts", symbolKind: "function", exported: true, startLine: 1, endLine: 1 }],
+      edges: [...edges, [nodes.indexOf("other.ts"), nodes.length, { kind: "references", count: 1 }]],
+    };
+    expect(assembleGraphWithReads(files, resolvedOf(files), { graph, reads: old.reads, affected: new Set() })).toBeUndefined();
+    expect(assembleGraphWithReads(files, resolvedOf(files), { graph: old.lazy.compact, reads: old.reads.slice(1), affected: new Set() })).toBeUndefined();
+  });
+
+  it("changedExportNames: the exported names whose answer moved, or undefined when the imports or their targets did", () => {
+    const lib = (defines: string[], facts: Partial<ParsedFile> = {}): ParsedFile => ({ ...file("lib.ts", { defines }), ...facts });
+    expect(changedExportNames(lib(["a"]), lib(["a"]), [], [])).toEqual(new Set());
+    expect(changedExportNames(lib(["a"]), lib(["a", "b"]), [], [])).toEqual(new Set(["b"]));
+    expect(changedExportNames(lib(["a", "b"]), lib(["b"]), [], [])).toEqual(new Set(["a"]));
+    // `export { a as b }` of a local that stops being defined: b's answer moves
+    const renamed = (defines: string[]) => lib(defines, { exports: [{ name: "b", kind: "named", local: "a" }] });
+    expect(changedExportNames(renamed(["a"]), { ...renamed([]), definitions: [] }, [], [])).toEqual(new Set(["a", "b"]));
+    const importing = lib(["a"], { imports: [named("./x", "y")] });
+    expect(changedExportNames(importing, importing, ["x.ts"], ["other.ts"])).toBeUndefined();
+    expect(changedExportNames(importing, lib(["a"], { imports: [named("./x", "z")] }), ["x.ts"], ["x.ts"])).toBeUndefined();
+  });
+
+  it("lookupNames: a file's imported names and aliases and the names it references", () => {
+    const user: ParsedFile = {
+      ...file("user.ts", { imports: [{ specifier: "./lib", kind: "static", names: [{ name: "thing", alias: "local" }], typeOnly: false, line: 1 }], uses: ["local", "other"] }),
+    };
+    expect([...lookupNames(user)].sort()).toEqual(["local", "other", "thing"]);
   });
 });

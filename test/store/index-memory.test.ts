@@ -73,6 +73,24 @@ describe("index kept in memory", () => {
     expect(comparable(fromDisk)).toEqual(await uncached(root));
   });
 
+  it("an export added that no reader asks for leaves the readers' edges as they were; one a reader asks for recomputes that reader", async () => {
+    // summary.ts reaches money.ts through the barrel's `export * as money`, and will ask it for roundMoney
+    const summary = join(root, "src/reports/summary.ts");
+    writeFileSync(summary, readFileSync(summary, "utf8").replace("money.formatMoney(stockValue(item))", "money.formatMoney(money.roundMoney(stockValue(item)))"));
+    await buildGraph(root, { cacheDir, memory });
+    const money = join(root, "src/models/money.ts");
+    appendFileSync(money, "\nexport function addedLater(): number { return 1; }\n");
+    const unasked = await buildGraph(root, { cacheDir, memory });
+    // item.ts, the barrel and summary.ts read money.ts, and none names addedLater
+    expect(unasked.cache).toMatchObject({ parsed: 1, graphUpdated: 1 });
+    expect(comparable(unasked)).toEqual(await uncached(root));
+    appendFileSync(money, "\nexport function roundMoney(amount: Money): Money { return amount; }\n");
+    const asked = await buildGraph(root, { cacheDir, memory });
+    expect(asked.cache?.graphUpdated).toBe(2); // money.ts and summary.ts
+    expect(asked.graph.hasEdge("references:src/reports/summary.ts->src/models/money.ts#roundMoney")).toBe(true);
+    expect(comparable(asked)).toEqual(await uncached(root));
+  });
+
   it("files deleted and renamed, and a tsconfig change, give the graph of a fresh build", async () => {
     await buildGraph(root, { cacheDir, memory });
     rmSync(join(root, "src/models/money.ts"));
