@@ -40,8 +40,10 @@ export async function runDaemonCommand(values: CliValues, rest: string[], io: Cl
   if (misplaced) throw new UsageError(`graph-retrieve daemon: --${misplaced} does not apply to the daemon (drop it; give it to the commands it serves)`);
   const format = values.format ?? "text";
   if (format !== "text" && format !== "json") throw new UsageError(`graph-retrieve daemon: --format must be text or json, got "${format}"`);
-  if (values["idle-minutes"] !== undefined && action !== "start" && action !== "run") {
-    throw new UsageError(`graph-retrieve daemon ${action}: --idle-minutes applies to start and run only (drop it)`);
+  for (const name of ["idle-minutes", "no-watch"] as const) {
+    if (values[name] !== undefined && action !== "start" && action !== "run") {
+      throw new UsageError(`graph-retrieve daemon ${action}: --${name} applies to start and run only (drop it)`);
+    }
   }
   const target = targetOf(values, io);
   if (action === "status") return await showStatus(target, format, io);
@@ -52,7 +54,7 @@ export async function runDaemonCommand(values: CliValues, rest: string[], io: Cl
   if (action === "run") {
     // the files the commands will ask about: the root's config, the flags on top (as every command reads them)
     const { include, exclude } = await withConfig(target.root, { include: values.include, exclude: values.exclude });
-    return await runInForeground(target, idleMinutes, { include, exclude, maxFileBytes }, io);
+    return await runInForeground(target, { idleMinutes, watch: values["no-watch"] !== true }, { include, exclude, maxFileBytes }, io);
   }
   return await startInBackground(target, values, io);
 }
@@ -80,7 +82,7 @@ async function showStatus(target: Target, format: string, io: CliIo): Promise<nu
   io.stdout(
     format === "json"
       ? `${JSON.stringify({ running: true, ...fields })}\n`
-      : `graph-retrieve daemon: pid ${String(status.pid)} serves ${String(status.root)} since ${String(status.startedAt)}; ${String(status.requests)} requests; stops after ${String(status.idleMinutes)} idle minutes (log: ${join(target.cacheDir, LOG_FILE)})\n`,
+      : `graph-retrieve daemon: pid ${String(status.pid)} serves ${String(status.root)} since ${String(status.startedAt)}; ${String(status.requests)} requests; ${status.watching ? `watches ${String(status.watching)} folders (${String(status.refreshes)} refreshes on a change)` : "not watching"}; stops after ${String(status.idleMinutes)} idle minutes (log: ${join(target.cacheDir, LOG_FILE)})\n`,
   );
   return EXIT_OK;
 }
@@ -91,11 +93,16 @@ async function stopDaemon(target: Target, io: CliIo): Promise<number> {
   return EXIT_OK;
 }
 
-async function runInForeground(target: Target, idleMinutes: number, scan: { include?: string[]; exclude?: string[]; maxFileBytes?: number }, io: CliIo): Promise<number> {
+async function runInForeground(
+  target: Target,
+  serving: { idleMinutes: number; watch: boolean },
+  scan: { include?: string[]; exclude?: string[]; maxFileBytes?: number },
+  io: CliIo,
+): Promise<number> {
   const log = (line: string) => io.stderr(`${line}\n`);
   let daemon;
   try {
-    daemon = await startDaemon({ ...target, idleMinutes, scan, log });
+    daemon = await startDaemon({ ...target, ...serving, scan, log });
   } catch (error) {
     // started by `daemon start`: it waits for this message, not for the log
     process.send?.({ failed: error instanceof Error ? error.message : String(error) });
@@ -119,6 +126,7 @@ function forwardedFlags(values: CliValues): string[] {
   for (const glob of values.exclude ?? []) flags.push("--exclude", glob);
   if (values["max-file-bytes"] !== undefined) flags.push("--max-file-bytes", values["max-file-bytes"]);
   if (values["idle-minutes"] !== undefined) flags.push("--idle-minutes", values["idle-minutes"]);
+  if (values["no-watch"] === true) flags.push("--no-watch");
   return flags;
 }
 

@@ -34,6 +34,10 @@ export interface DaemonStatus {
   startedAt: string;
   requests: number;
   idleMinutes: number;
+  /** Folders watched for edits (0: not watching). */
+  watching: number;
+  /** Refreshes of the index made on a change seen by the watch, before a command asked. */
+  refreshes: number;
 }
 
 export type DaemonReply =

@@ -3,12 +3,16 @@
  * the CLI's commands for its clients (see daemon-client.ts), one at a time.
  * Before each command it checks the root as every run does (a stat of each
  * file), so an edited file is parsed and its graph updated in place; the
- * index folder is written after the client has its answer. It stops on a
- * `stop` request, on SIGINT/SIGTERM, or after `idleMinutes` without one.
+ * index folder is written after the client has its answer. It also watches
+ * the folders of the indexed files (daemon-watch.ts): a change there
+ * refreshes the index in memory at once, so the next command usually finds
+ * it done. It stops on a `stop` request, on SIGINT/SIGTERM, or after
+ * `idleMinutes` without one.
  */
 import { chmodSync, lstatSync, rmSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import {
+  buildGraph,
   claimStoreFolder,
   createIndexMemory,
   createRetriever,
@@ -16,6 +20,7 @@ import {
   ForeignFolderError,
   GraphRetrieveError,
   preloadParser,
+  rehearseUpdate,
   type IndexMemory,
 } from "../index.js";
 import {
@@ -29,6 +34,7 @@ import {
   type DaemonReply,
   type DaemonStatus,
 } from "./daemon-protocol.js";
+import { watchFolders, type FolderWatch } from "./daemon-watch.js";
 import { VERSION } from "./help.js";
 import { runCli, type CliIo } from "./run-cli.js";
 
@@ -42,7 +48,14 @@ export interface DaemonOptions {
   scan: { include?: string[]; exclude?: string[]; maxFileBytes?: number };
   /** One line at a time (its start, warnings, its stop). */
   log: (line: string) => void;
+  /** Watch the root's folders and refresh on a change (default true). */
+  watch?: boolean;
 }
+
+/** Events closer together than this are one change (an editor's save is often several). */
+const WATCH_SETTLE_MS = 5;
+/** A refresh's index write waits this long for a command (which writes it after its answer) before it is done alone. */
+const REFRESH_WRITE_DELAY_MS = 2000;
 
 export interface Daemon {
   /** Resolves once the daemon has stopped (its socket removed). */
@@ -105,10 +118,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const retriever = await createRetriever({ ...options.scan, root, cacheDir, memory });
   await retriever.retrieve("warm up the retrieval");
   await preloadParser();
+  await rehearseUpdate(root, { ...options.scan, cacheDir, memory });
   const warning = await flushIndexMemory(memory);
   if (warning) log(`graph-retrieve daemon: ${warning.message}`);
 
   let requests = 0;
+  let refreshes = 0;
   let queue: Promise<unknown> = Promise.resolve();
   let idleTimer: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
@@ -123,14 +138,58 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     startedAt: new Date(started).toISOString(),
     requests,
     idleMinutes: options.idleMinutes,
+    watching: watch?.size ?? 0,
+    refreshes,
   });
+
+  // ---- the watch: a change refreshes the index in memory, in the queue like a command (so a command
+  // that comes meanwhile waits for it and then finds nothing left to do)
+  let settleTimer: NodeJS.Timeout | undefined;
+  let writeTimer: NodeJS.Timeout | undefined;
+  let refreshQueued = false;
+  const indexedPaths = () => Object.keys(memory.latest?.store.files ?? {});
+  const refresh = async () => {
+    refreshQueued = false; // a change from now on needs another
+    if (stopping) return;
+    try {
+      const started = performance.now();
+      const built = await buildGraph(root, { ...options.scan, cacheDir, memory });
+      refreshes++;
+      const { parsed = 0, reused = 0 } = built.cache ?? {};
+      if (parsed > 0 || built.stats.files !== reused) log(`graph-retrieve daemon: a change seen: ${parsed} files parsed, in ${Math.round(performance.now() - started)} ms (${JSON.stringify(built.stats.millis)})`);
+    } catch (error) {
+      log(`graph-retrieve daemon: refresh failed (${error instanceof Error ? error.message : String(error)}); the next command tries again`);
+    }
+    watch?.follow(indexedPaths());
+    clearTimeout(writeTimer);
+    writeTimer = setTimeout(() => void (queue = queue.then(writeIndex, writeIndex)), REFRESH_WRITE_DELAY_MS);
+  };
+  const writeIndex = async () => {
+    const warning = await flushIndexMemory(memory);
+    if (warning) log(`graph-retrieve daemon: ${warning.message}`);
+  };
+  const changed = () => {
+    if (stopping || settleTimer !== undefined) return;
+    settleTimer = setTimeout(() => {
+      settleTimer = undefined;
+      if (refreshQueued || stopping) return;
+      refreshQueued = true;
+      queue = queue.then(refresh, refresh);
+    }, WATCH_SETTLE_MS);
+  };
+  const watch: FolderWatch | undefined = options.watch === false ? undefined : watchFolders(root, changed, log);
+  watch?.follow(indexedPaths());
 
   const server = createServer((socket) => serveConnection(socket));
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       clearTimeout(idleTimer);
+      clearTimeout(settleTimer);
+      clearTimeout(writeTimer);
+      watch?.close();
       server.close();
       await queue.catch(() => undefined);
+      await writeIndex(); // a refresh's write not done yet
       rmSync(path, { force: true });
       log(`graph-retrieve daemon: stopped after ${requests} requests`);
       markStopped();
@@ -204,8 +263,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     };
     const code = await runCli(argv as string[], io);
     send({ type: "exit", code });
-    const warning = await flushIndexMemory(memory);
-    if (warning) log(`graph-retrieve daemon: ${warning.message}`);
+    clearTimeout(writeTimer);
+    await writeIndex();
+    watch?.follow(indexedPaths());
   }
 
   await new Promise<void>((listening, failed) => {

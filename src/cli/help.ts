@@ -39,7 +39,9 @@ MCP server (graph-retrieve mcp):
 
 Daemon (graph-retrieve daemon start):
   indexes the root, then serves in the background; every retrieval, graph
-  and index command for that root is answered by it, from memory. It stops
+  and index command for that root is answered by it, from memory. It watches
+  the folders of the indexed files and refreshes the index as soon as one
+  changes (--no-watch: only when a command asks). It stops
   after --idle-minutes N without a request (default 30) or on daemon stop;
   daemon status prints its pid (exit 1: none runs; --format json); daemon
   run serves in the foreground. --include, --exclude, --max-file-bytes and

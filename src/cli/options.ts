@@ -24,6 +24,7 @@ export const OPTIONS = {
   "no-cache": { type: "boolean" },
   timeout: { type: "string" },
   "idle-minutes": { type: "string" },
+  "no-watch": { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },

@@ -83,8 +83,8 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
     }
     if (first === "mcp") return await (await import("./mcp-command.js")).runMcpCommand(values, rest, io);
     if (first === "daemon") return await (await import("./daemon-command.js")).runDaemonCommand(values, rest, io);
-    if (values["idle-minutes"] !== undefined) {
-      throw new UsageError("graph-retrieve: --idle-minutes applies to graph-retrieve daemon start only (drop it)");
+    for (const name of ["idle-minutes", "no-watch"] as const) {
+      if (values[name] !== undefined) throw new UsageError(`graph-retrieve: --${name} applies to graph-retrieve daemon start only (drop it)`);
     }
     const timeoutSeconds = io.memory ? undefined : integerOption(values, "timeout");
     const command =

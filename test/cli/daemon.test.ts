@@ -55,6 +55,18 @@ async function forwarded(argv: string[]): Promise<{ code: number | undefined; st
   return { code, stdout, stderr };
 }
 
+/** The daemon's status reply. */
+async function forwardedStatus(): Promise<Record<string, unknown>> {
+  const reply = await new Promise<string>((done) => {
+    const socket = createConnection(join(cacheDir, SOCKET_FILE));
+    let text = "";
+    socket.on("connect", () => socket.write(encodeMessage({ type: "status" })));
+    socket.on("data", (chunk) => void (text += chunk.toString()));
+    socket.on("close", () => done(text));
+  });
+  return JSON.parse(reply) as Record<string, unknown>;
+}
+
 const startHere = (idleMinutes = 30) => startDaemon({ root, cacheDir, idleMinutes, scan: {}, log: () => undefined });
 const args = (...more: string[]) => [...more, "--root", root, "--cache-dir", cacheDir];
 
@@ -87,6 +99,28 @@ describe("daemon", () => {
     daemon = undefined;
     const fromDisk = await runCliInProcess(args("index", "--format", "json"), tmp);
     expect(JSON.parse(fromDisk.stdout)).toMatchObject({ parsed: 0 });
+  });
+
+  it("an edit is refreshed in memory as the watch sees it, before any command asks; without the watch the command does it", async () => {
+    daemon = await startHere();
+    const status = async () => (await forwardedStatus()) as { watching: number; refreshes: number };
+    expect((await status()).watching).toBeGreaterThan(1); // the root and the folders of its files
+    appendFileSync(join(root, "src/auth/tokens.ts"), "\nexport function rotateSigningKeys(): number { return 1; }\n");
+    // wait for the refresh (no command asked)
+    for (let i = 0; i < 100 && (await status()).refreshes === 0; i++) await new Promise((done) => setTimeout(done, 50));
+    expect((await status()).refreshes).toBeGreaterThan(0);
+    const index = await forwarded(args("index", "--format", "json"));
+    expect(JSON.parse(index.stdout)).toMatchObject({ parsed: 0, reused: 19 });
+    const graph = await forwarded(args("graph", "--format", "json"));
+    expect(graph.stdout).toContain("src/auth/tokens.ts#rotateSigningKeys");
+    await daemon.stop();
+
+    daemon = await startDaemon({ root, cacheDir, idleMinutes: 30, scan: {}, log: () => undefined, watch: false });
+    appendFileSync(join(root, "src/auth/tokens.ts"), "\nexport function rotateAgain(): number { return 2; }\n");
+    await new Promise((done) => setTimeout(done, 300));
+    expect(await status()).toMatchObject({ watching: 0, refreshes: 0 });
+    const unwatched = await forwarded(args("index", "--format", "json"));
+    expect(JSON.parse(unwatched.stdout)).toMatchObject({ parsed: 1 });
   });
 
   it("a bad command is answered with the CLI's own usage error and exit code", async () => {
@@ -176,6 +210,8 @@ describe("daemon", () => {
     [["daemon", "start", "--strategy", "bm25"], 2, /^graph-retrieve daemon: --strategy does not apply to the daemon/],
     [["daemon", "status", "--idle-minutes", "5"], 2, /^graph-retrieve daemon status: --idle-minutes applies to start and run only/],
     [[TASK, "--idle-minutes", "5"], 2, /^graph-retrieve: --idle-minutes applies to graph-retrieve daemon start only/],
+    [["daemon", "stop", "--no-watch"], 2, /^graph-retrieve daemon stop: --no-watch applies to start and run only/],
+    [["index", "--no-watch"], 2, /^graph-retrieve: --no-watch applies to graph-retrieve daemon start only/],
     [["daemon", "start", "--root", "no/such/folder"], 1, /^graph-retrieve daemon: no folder at no\/such\/folder \(pass --root DIR\)\n$/],
   ])("%j is refused with one line (exit %i)", async (argv, code, message) => {
     const run = await runCliInProcess(argv as string[], tmp);
