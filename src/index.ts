@@ -13,7 +13,7 @@
  *
  * @packageDocumentation
  */
-export { buildGraph, rehearseUpdate, type BuildGraphOptions } from "./graph/build-graph.js";
+export { buildGraph, type BuildGraphOptions } from "./graph/build-graph.js";
 export { createIndexMemory, flushIndexMemory, type IndexMemory } from "./graph/index-memory.js";
 export { preloadParser, stopParseWorkers, ParseStoppedError } from "./parse/parse-files.js";
 export { defaultCacheDir, userCacheBase, type CacheDirContext } from "./store/cache-dir.js";

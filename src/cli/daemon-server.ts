@@ -20,7 +20,6 @@ import {
   ForeignFolderError,
   GraphRetrieveError,
   preloadParser,
-  rehearseUpdate,
   type IndexMemory,
 } from "../index.js";
 import {
@@ -118,7 +117,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const retriever = await createRetriever({ ...options.scan, root, cacheDir, memory });
   await retriever.retrieve("warm up the retrieval");
   await preloadParser();
-  await rehearseUpdate(root, { ...options.scan, cacheDir, memory });
   const warning = await flushIndexMemory(memory);
   if (warning) log(`graph-retrieve daemon: ${warning.message}`);
 

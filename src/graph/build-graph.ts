@@ -105,49 +105,6 @@ export async function buildGraph(root: string, options: BuildGraphOptions = {}):
   }
 }
 
-/**
- * Rehearse, on the memory's latest build, the update an edit of one file
- * makes, and keep nothing: the file most others read through is parsed
- * again, its imports resolved and the edges of its readers computed again,
- * as after an edit of it. A resident process (the daemon) does this once at
- * start, so that its first real edit runs code the JIT has already compiled
- * (effect's first edit of `Array.ts` in a fresh process: about 190 ms, 95 ms
- * once rehearsed). Nothing is written and the memory is left as it was.
- *
- * @example
- * const memory = createIndexMemory();
- * await buildGraph(root, { cacheDir, memory });
- * await rehearseUpdate(root, { cacheDir, memory });
- */
-export async function rehearseUpdate(root: string, options: BuildGraphOptions & { memory: IndexMemory }): Promise<void> {
-  const latest = options.memory.latest;
-  if (!latest || options.cacheDir === undefined) return;
-  const victim = mostReadFile(latest.store.files, latest.graph?.reads);
-  const entry = victim !== undefined ? latest.store.files[victim] : undefined;
-  if (victim === undefined || entry === undefined) return;
-  // the same build with this one entry made stale (no hash, no targets): a memory of its own, dropped after
-  const stale: StoredFile = { ...entry, mtimeMs: -1, hash: "", targets: undefined, unresolved: undefined };
-  const shadow: IndexMemory = { latest: { ...latest, store: { ...latest.store, files: { ...latest.store.files, [victim]: stale } } } };
-  await buildGraph(root, { ...options, memory: shadow, onProgress: undefined });
-}
-
-/** The file most others' edges read (see AssembledGraph.reads), else the largest; undefined when there is none. */
-function mostReadFile(files: IndexStore["files"], reads: ReadonlyArray<readonly number[]> | undefined): string | undefined {
-  const sorted = Object.keys(files).sort(byCodeUnit);
-  const readers = new Array<number>(sorted.length).fill(0);
-  if (reads?.length === sorted.length) for (const list of reads) for (const index of list) readers[index] = (readers[index] ?? 0) + 1;
-  let best: string | undefined;
-  let bestKey = [-1, -1];
-  for (const [index, path] of sorted.entries()) {
-    const key = [readers[index] ?? 0, files[path]?.size ?? 0];
-    if (key[0]! > bestKey[0]! || (key[0] === bestKey[0] && key[1]! > bestKey[1]!)) {
-      best = path;
-      bestKey = key;
-    }
-  }
-  return best;
-}
-
 async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<CodeGraph> {
   const started = performance.now();
   // the index first: the scan takes a file it holds, with the same size and mtime, from a stat alone
