@@ -10,6 +10,8 @@
  * `idleMinutes` without one.
  */
 import { chmodSync, lstatSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { createServer, type Socket } from "node:net";
 import {
   buildGraph,
@@ -21,6 +23,7 @@ import {
   GraphRetrieveError,
   preloadParser,
   type IndexMemory,
+  type LanguageId,
 } from "../index.js";
 import {
   askDaemon,
@@ -90,6 +93,26 @@ function removeStaleSocket(path: string): void {
   rmSync(path, { force: true });
 }
 
+/** Files whose parse warms the parser up (see preloadParser): the larger ones, not the largest, read now. */
+const WARM_UP_FILES = 10;
+const WARM_UP_MAX_BYTES = 128 * 1024;
+
+async function parserSamples(root: string, memory: IndexMemory): Promise<Array<{ path: string; text: string; language: LanguageId }>> {
+  const files = Object.entries(memory.latest?.store.files ?? {})
+    .filter(([, entry]) => entry.size <= WARM_UP_MAX_BYTES)
+    .sort(([a, x], [b, y]) => y.size - x.size || (a < b ? -1 : 1))
+    .slice(0, WARM_UP_FILES);
+  const samples: Array<{ path: string; text: string; language: LanguageId }> = [];
+  for (const [path, entry] of files) {
+    try {
+      samples.push({ path, text: await readFile(join(root, path), "utf8"), language: entry.parsed.language });
+    } catch {
+      // gone since: one sample fewer
+    }
+  }
+  return samples;
+}
+
 /**
  * Index the root, then listen on its socket. Resolves once it listens
  * (the first index built, its memory warm).
@@ -116,7 +139,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // built and the code warm
   const retriever = await createRetriever({ ...options.scan, root, cacheDir, memory });
   await retriever.retrieve("warm up the retrieval");
-  await preloadParser();
+  await preloadParser(await parserSamples(root, memory));
   const warning = await flushIndexMemory(memory);
   if (warning) log(`graph-retrieve daemon: ${warning.message}`);
 

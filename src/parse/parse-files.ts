@@ -62,15 +62,25 @@ async function loadParseSource(): Promise<ParseSource> {
 /**
  * Load the parser now: tree-sitter, both grammars and their queries. A
  * resident process (the daemon) calls it at start, so its first edit pays
- * for the parse alone.
+ * for the parse alone; with `samples` (texts of the codebase, their facts
+ * dropped) it also runs the fact extraction over real code until the JIT
+ * has compiled it: effect's first edit of `Array.ts` in a fresh process
+ * parsed in 65 ms, 46 ms after 10 of its larger files (~0.23 s at start).
  *
  * @example
- * await preloadParser();
+ * await preloadParser([{ path: "src/big.ts", text, language: "typescript" }]);
  */
-export async function preloadParser(): Promise<void> {
+export async function preloadParser(samples: ReadonlyArray<{ path: string; text: string; language: LanguageId }> = []): Promise<void> {
   const parseSource = await loadParseSource();
   parseSource("preload.ts", "import { b } from './b';\nexport const a = b;\n", "typescript");
   parseSource("preload.tsx", "export const A = () => <a />;\n", "tsx");
+  for (const sample of samples) {
+    try {
+      parseSource(sample.path, sample.text, sample.language);
+    } catch {
+      // a warm-up only: the file's own parse reports what is wrong with it
+    }
+  }
 }
 
 /**
