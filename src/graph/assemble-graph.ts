@@ -8,7 +8,7 @@
  * land on the defining file's symbol node.
  */
 import type { ImportFact, ImportKind, ParsedFile } from "../types.js";
-import { edgeKey, symbolId, type EdgeAttributes, type EdgeKind, type Graph } from "./code-graph.js";
+import { edgeKey, symbolId, type EdgeAttributes, type EdgeKind, type Graph, type NodeAttributes } from "./code-graph.js";
 import { CompactGraphBuilder, lazyGraph, type CompactGraph, type GraphSink, type LazyGraph } from "./serialize-graph.js";
 
 /** For each file, the target of each of its imports (same order as `imports`): a file path, `pkg:<name>`, or undefined. */
@@ -365,6 +365,12 @@ export interface PreviousAssembly {
   reads: ReadonlyArray<readonly number[]>;
   /** Files whose edges are computed again; every other file keeps its previous outgoing edges. */
   affected: ReadonlySet<string>;
+  /**
+   * Files whose facts changed. When given, every other file's symbol nodes
+   * are copied from the previous graph instead of being made again from its
+   * definitions (the same nodes: an unchanged file defines the same symbols).
+   */
+  changed?: ReadonlySet<string>;
 }
 
 /**
@@ -419,7 +425,15 @@ export function assembleGraphWithReads(
       hasSyntaxErrors: file.hasSyntaxErrors,
     });
   }
+  // an unchanged file's symbol nodes: the same run of the previous graph's nodes
+  const runs = previous?.changed ? symbolRuns(previous.graph) : undefined;
   for (const file of sorted) {
+    const run = runs && !previous?.changed?.has(file.path) ? runs.get(file.path) : undefined;
+    if (run && previous) {
+      const { nodes, attributes } = previous.graph;
+      for (let i = run[0]; i < run[1]; i++) graph.addCopiedSymbol(nodes[i] as string, attributes[i] as NodeAttributes);
+      continue;
+    }
     for (const def of file.definitions) {
       const name = symbolNameOf(def);
       const id = symbolId(file.path, name);
@@ -503,6 +517,21 @@ export function assembleGraphWithReads(
     reads,
     cyclesCut: exportIndex.cyclesCut,
   };
+}
+
+/** Each file's symbol nodes in a compact form: file → [first index, end index) (they are added file by file). */
+function symbolRuns(compact: CompactGraph): Map<string, [number, number]> {
+  const runs = new Map<string, [number, number]>();
+  const { attributes } = compact;
+  for (let i = 0; i < attributes.length; i++) {
+    const attrs = attributes[i] as NodeAttributes;
+    if (attrs.kind !== "symbol") continue;
+    const run = runs.get(attrs.file);
+    if (run && run[1] === i) run[1] = i + 1;
+    else if (run) return new Map(); // not in runs: a form this code did not make, copy nothing
+    else runs.set(attrs.file, [i, i + 1]);
+  }
+  return runs;
 }
 
 /** The import, reexport and references edges out of one file (every edge whose source it is, but `defines`). */

@@ -276,8 +276,8 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
       lazy = previousGraph.lazy;
     } else if (previousGraph?.reads && previousGraph.cyclesCut === 0 && hasSameFiles(previous, parsedFiles)) {
       const reads = previousGraph.reads;
-      const affected = affectedFiles(parsedFiles, entries, previous, reads);
-      const update = assembleGraphWithReads(parsedFiles, resolved, { graph: previousGraph.lazy.compact, reads, affected });
+      const { affected, changed } = affectedFiles(parsedFiles, entries, previous, reads);
+      const update = assembleGraphWithReads(parsedFiles, resolved, { graph: previousGraph.lazy.compact, reads, affected, changed });
       // a re-export cycle among the recomputed files: the memo order matters, assemble in full
       if (update && update.cyclesCut === 0) {
         assembled = update;
@@ -531,7 +531,7 @@ function affectedFiles(
   entries: ReadonlyMap<string, StoredFile>,
   previous: IndexStore["files"],
   reads: ReadonlyArray<readonly number[]>,
-): Set<string> {
+): { affected: Set<string>; changed: Set<string> } {
   const sorted = parsedFiles.map((f) => f.path).sort(byCodeUnit);
   const changed = new Set<number>();
   for (const [index, path] of sorted.entries()) {
@@ -570,7 +570,7 @@ function affectedFiles(
     const asks = any || [index, ...list].some((i) => [...names].some((name) => asked(i).has(name)));
     if (asks) affected.add(sorted[index] as string);
   }
-  return affected;
+  return { affected, changed: new Set([...changed].map((index) => sorted[index] as string)) };
 }
 
 /** What the assembled graph is a function of: each file's content hash and import targets, in path order. */

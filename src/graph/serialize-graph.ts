@@ -226,6 +226,17 @@ export class CompactGraphBuilder implements GraphSink {
     this.edges.push([s, t, attributes]);
   }
 
+  /**
+   * Add a symbol node of a previous build with its `defines` edge (which
+   * the compact form leaves implicit), without the edge's key: an update
+   * copies the symbols of the files it did not see change this way, and
+   * never asks for those edges by key.
+   */
+  addCopiedSymbol(id: string, attributes: NodeAttributes): void {
+    if (attributes.kind !== "symbol" || !this.nodeIndex.has(attributes.file)) throw new Error(`graph: symbol "${id}" copied before its file`);
+    this.addNode(id, attributes);
+  }
+
   /** The index of a node (its place in the compact form), undefined when there is none. */
   indexOf(id: string): number | undefined {
     return this.nodeIndex.get(id);

@@ -67,6 +67,9 @@ describe("assembleGraphWithReads", () => {
     expect(updated?.graph.hasEdge("references:app.ts->second.ts#X")).toBe(false);
     expect(JSON.stringify(updated?.graph.export())).toBe(JSON.stringify(assembleGraph(after, resolvedOf(after)).export()));
     expect(updated?.reads).toEqual(assembleGraphWithReads(after, resolvedOf(after)).reads);
+    // told which file changed, the others' symbol nodes are copied: the same graph
+    const copying = assembleGraphWithReads(after, resolvedOf(after), { graph, reads: old.reads, affected: new Set(["first.ts", "app.ts"]), changed: new Set(["first.ts"]) });
+    expect(JSON.stringify(copying?.graph.export())).toBe(JSON.stringify(updated?.graph.export()));
   });
 
   it("a name a namespace import does not give yet still makes the namespace a read: the file's edges follow when it is added", () => {
