@@ -16,13 +16,15 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildGraph, createRetriever, renderGraphJson, renderJson, UsageError, type GraphJson } from "../../src/index.js";
+import { buildGraph, createIndexMemory, createRetriever, renderGraphJson, renderJson, UsageError, type GraphJson } from "../../src/index.js";
 import { parseSource } from "../../src/parse/index.js";
 import { languageForPath } from "../../src/parse/languages.js";
 import { expectRootRelative, expectValidRetrieval, makeTmp, removeTmp, REPO_ROOT } from "../reliability/helpers.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const TREE_RUNS = Math.max(20, Math.round(RUNS / 10));
+/** Edit cases are cheap (~10 ms: three builds of four small files) and a wrong update hides in few of them. */
+const EDIT_RUNS = Math.max(300, Math.round(RUNS / 10));
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 const params = (numRuns: number) => ({ numRuns, ...(SEED === undefined ? {} : { seed: SEED }) });
 /** vitest's per-test limit, scaled to the runs (~4 ms a source, ~100 ms a tree here; ten times that as headroom). */
@@ -210,4 +212,63 @@ describe("buildGraph and retrieval on generated trees", () => {
       params(TREE_RUNS),
     );
   }, limitMs(TREE_RUNS, 100));
+});
+
+// ---------------------------------------------------------------- edits
+
+/** A statement of a module in a project whose files import, re-export and use each other's names. */
+const NAME = fc.constantFrom("a", "b", "c");
+const OTHER = fc.nat({ max: 3 }).map((k) => `./f${k}`);
+const STATEMENT: fc.Arbitrary<string> = fc.oneof(
+  NAME.map((n) => `export function ${n}() { return 1; }`),
+  NAME.map((n) => `function ${n}() { return 2; }`),
+  NAME.map((n) => `export const ${n} = 3;`),
+  NAME.map((n) => `export default function ${n}() {}`),
+  NAME.map((n) => `export class K { ${n}() { return 4; } }`),
+  fc.tuple(NAME, NAME).map(([n, m]) => `export { ${n} as ${m} };`),
+  NAME.map((n) => `export { ${n} };`),
+  OTHER.map((f) => `export * from "${f}";`),
+  fc.tuple(NAME, OTHER).map(([n, f]) => `export * as ns${n} from "${f}";`),
+  fc.tuple(NAME, NAME, OTHER).map(([n, m, f]) => `export { ${n} as ${m} } from "${f}";`),
+  fc.tuple(NAME, OTHER).map(([n, f]) => `import { ${n} as i${n} } from "${f}"; i${n}();`),
+  fc.tuple(NAME, OTHER).map(([n, f]) => `import * as m${n} from "${f}"; m${n}.${n}(); m${n}.c();`),
+  fc.tuple(NAME, OTHER).map(([n, f]) => `import d${n} from "${f}"; d${n}();`),
+  NAME.map((n) => `${n}();`),
+);
+const MODULE = fc.array(STATEMENT, { maxLength: 7 });
+/** An edit of a module: one statement added or removed (what most edits are), or the whole module rewritten. */
+const EDIT = fc.oneof(
+  fc.record({ add: STATEMENT, at: fc.nat() }).map(({ add, at }) => (statements: string[]) => statements.toSpliced(at % (statements.length + 1), 0, add)),
+  fc.nat().map((at) => (statements: string[]) => statements.toSpliced(at % Math.max(1, statements.length), 1)),
+  MODULE.map((rewritten) => () => rewritten),
+);
+
+describe("an edit updates the graph in place to the graph of a full build", () => {
+  let base: string;
+  let counter = 0;
+  beforeAll(() => {
+    base = makeTmp("fuzz-edit");
+  });
+  afterAll(() => removeTmp(base));
+
+  it(`for random modules and a random edit of one of them (${EDIT_RUNS} cases)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(MODULE, { minLength: 4, maxLength: 4 }), fc.nat({ max: 3 }), EDIT, async (modules, edited, edit) => {
+        const root = join(base, `e${counter++}`);
+        const cacheDir = join(root, ".cache");
+        mkdirSync(join(root, "src"), { recursive: true });
+        const write = (k: number, statements: string[]) => writeFileSync(join(root, "src", `f${k}.ts`), statements.join("\n") + "\n");
+        modules.forEach((statements, k) => write(k, statements));
+        const memory = createIndexMemory();
+        await buildGraph(root, { include: ["src/**"], cacheDir, memory });
+        // the edit: other bytes, so the file is parsed again (a same-size edit within the second would be racy)
+        write(edited, [...edit(modules[edited] ?? []), `// edit ${counter}`]);
+        const updated = await buildGraph(root, { include: ["src/**"], cacheDir, memory });
+        const full = await buildGraph(root, { include: ["src/**"] });
+        expect(renderGraphJson(updated, ".")).toBe(renderGraphJson(full, "."));
+        expect(JSON.stringify(updated.graph.export())).toBe(JSON.stringify(full.graph.export()));
+      }),
+      params(EDIT_RUNS),
+    );
+  }, limitMs(EDIT_RUNS, 30));
 });

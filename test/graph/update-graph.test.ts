@@ -127,6 +127,11 @@ describe("assembleGraphWithReads", () => {
     // `export { a as b }` of a local that stops being defined: b's answer moves
     const renamed = (defines: string[]) => lib(defines, { exports: [{ name: "b", kind: "named", local: "a" }] });
     expect(changedExportNames(renamed(["a"]), { ...renamed([]), definitions: [] }, [], [])).toEqual(new Set(["a", "b"]));
+    // `export { a }` where only a method is named a: no symbol node until a top-level a comes
+    const method = { name: "a", kind: "method" as const, container: "K", exported: false, startLine: 1, endLine: 1, signature: "a()" };
+    const withMethod = lib([], { definitions: [method], exports: [{ name: "a", kind: "named" }] });
+    const withFunction = { ...withMethod, definitions: [method, ...file("lib.ts", { defines: ["a"] }).definitions] };
+    expect(changedExportNames(withMethod, withFunction, [], [])).toEqual(new Set(["a"]));
     const importing = lib(["a"], { imports: [named("./x", "y")] });
     expect(changedExportNames(importing, importing, ["x.ts"], ["other.ts"])).toBeUndefined();
     expect(changedExportNames(importing, lib(["a"], { imports: [named("./x", "z")] }), ["x.ts"], ["x.ts"])).toBeUndefined();
