@@ -187,7 +187,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       const built = await buildGraph(root, { ...options.scan, cacheDir, memory });
       refreshes++;
       const { parsed = 0, reused = 0 } = built.cache ?? {};
-      if (parsed > 0 || built.stats.files !== reused) log(`graph-retrieve daemon: a change seen: ${parsed} files parsed, in ${Math.round(performance.now() - started)} ms (${JSON.stringify(built.stats.millis)})`);
+      if (parsed > 0 || built.stats.files !== reused) {
+        const { scan, parse, resolve, graph } = built.stats.millis;
+        const files = `${parsed} file${parsed === 1 ? "" : "s"} parsed, ${built.stats.files} indexed`;
+        log(`graph-retrieve daemon: refreshed on a change: ${files}, in ${Math.round(performance.now() - started)} ms (scan ${scan}, parse ${parse}, resolve ${resolve}, graph ${graph})`);
+      }
     } catch (error) {
       log(`graph-retrieve daemon: refresh failed (${error instanceof Error ? error.message : String(error)}); the next command tries again`);
     }
