@@ -91,6 +91,8 @@ interface WalkState {
   diagnostics: Diagnostic[];
   /** See {@link ScanHints.onCandidates}. */
   onCandidates?: (count: number) => void;
+  /** See {@link ScanHints.onFolder}. */
+  onFolder?: (path: string, entries: readonly Dirent[]) => void;
 }
 
 /**
@@ -116,6 +118,7 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
     candidates: [],
     diagnostics: [],
     onCandidates: hints.onCandidates,
+    onFolder: hints.onFolder,
   };
   await walkDir(state, { path: "", realPath: realRoot, levels: [], isIncluded: !filter.hasInclude, viaLink: false });
   await walkLinkedDirs(state);
@@ -200,6 +203,7 @@ async function walkDir(state: WalkState, task: DirTask): Promise<void> {
     state.diagnostics.push(skippedUnreadable(task.path, "folder", errorCodeOf(error)));
     return;
   }
+  state.onFolder?.(task.path, entries);
   const here: DirTask = { ...task, levels: await addGitignore(state, task, entries) };
   const pending: Promise<void>[] = [];
   for (const entry of entries) {
@@ -342,6 +346,8 @@ export interface ScanHints {
   known?: (path: string) => KnownFile | undefined;
   /** Told the number of candidate files found so far, after each folder the walk reads (before any head is read). */
   onCandidates?: (count: number) => void;
+  /** Shown each folder the walk reads (root-relative, "" for the root) with its entries, as read. */
+  onFolder?: (path: string, entries: readonly Dirent[]) => void;
 }
 
 /** The buffer every head is read into (a head is looked at before the next one is read; reads are synchronous). */

@@ -19,7 +19,7 @@ export {
   type StoredFile,
   type StoredGraph,
 } from "./index-store.js";
-export { resolutionFingerprint } from "./resolution-fingerprint.js";
+export { configFileNames, resolutionFingerprint } from "./resolution-fingerprint.js";
 export { CACHE_TAG_FILE, claimStoreFolder, ForeignFolderError } from "./store-folder.js";
 export { createStoreHeader, headerMismatch, STORE_SCHEMA, type StoreHeader } from "./store-header.js";
 export { writeFileAtomic } from "./write-atomic.js";

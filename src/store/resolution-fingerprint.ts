@@ -9,6 +9,7 @@
  * installed into a node_modules folder under the root, and a tsconfig
  * `extends` target with another name or outside those folders.
  */
+import type { Dirent } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { hashContent } from "../util/content-hash.js";
@@ -19,28 +20,43 @@ const CONFIG_NAME = /^(?:(?:ts|js)config.*\.json|package\.json)$/i;
 /**
  * @param realRoot the root's absolute real path
  * @param filePaths the scanned files, root-relative POSIX, sorted
+ * @param configNames the config files of folders already read (see
+ *   {@link configFileNames}; the scan's walk reads every folder this needs):
+ *   a folder found there is not read again
  * @example
  * const before = await resolutionFingerprint(root, ["src/a.ts"]);
  * // add a tsconfig "paths" entry → a different fingerprint
  */
-export async function resolutionFingerprint(realRoot: string, filePaths: readonly string[]): Promise<string> {
+export async function resolutionFingerprint(realRoot: string, filePaths: readonly string[], configNames?: ReadonlyMap<string, readonly string[]>): Promise<string> {
   const parts: string[] = [`files ${filePaths.length}`, ...filePaths];
-  const configs = await Promise.all(foldersOf(filePaths).map((dir) => configsIn(realRoot, dir)));
+  const configs = await Promise.all(foldersOf(filePaths).map((dir) => configsIn(realRoot, dir, configNames?.get(dir))));
   for (const list of configs) parts.push(...list);
   return hashContent(parts.join("\n"));
 }
 
-/** `<path> <sha1>` of each config file directly in `dir`. */
-async function configsIn(realRoot: string, dir: string): Promise<string[]> {
+/**
+ * The names of the config files among a folder's entries, sorted.
+ *
+ * @example
+ * configFileNames(await readdir(dir, { withFileTypes: true })); // ["package.json", "tsconfig.json"]
+ */
+export function configFileNames(entries: readonly Dirent[]): string[] {
+  const names: string[] = [];
+  for (const entry of entries) if (CONFIG_NAME.test(entry.name) && entry.isFile()) names.push(entry.name);
+  return names.sort();
+}
+
+/** `<path> <sha1>` of each config file directly in `dir` (its config file names, when already known). */
+async function configsIn(realRoot: string, dir: string, known?: readonly string[]): Promise<string[]> {
   const abs = dir === "" ? realRoot : join(realRoot, dir);
-  let names: string[];
+  let names: readonly string[];
   try {
-    names = (await readdir(abs, { withFileTypes: true })).filter((e) => e.isFile() && CONFIG_NAME.test(e.name)).map((e) => e.name);
+    names = known ?? configFileNames(await readdir(abs, { withFileTypes: true }));
   } catch {
     return [`${dir}/ unreadable`];
   }
   const out: string[] = [];
-  for (const name of names.sort()) {
+  for (const name of names) {
     const path = dir === "" ? name : `${dir}/${name}`;
     try {
       out.push(`${path} ${hashContent(await readFile(join(abs, name)))}`);
