@@ -251,7 +251,7 @@ function symbolNameOf(def: ParsedFile["definitions"][number]): string {
  * definition or symbol node, came or went. Undefined when any name can: its
  * imports or re-exports changed, or where they lead. A file that read the
  * edited one keeps its edges when it asks none of these names (see
- * {@link lookupNames}).
+ * {@link asksAnyOf}).
  *
  * @example
  * // a.ts gains `export function later() {}`, its imports as they were:
@@ -283,21 +283,20 @@ export function changedExportNames(
 }
 
 /**
- * Every name a file can ask of the files it reads: its imported names and
- * the names of its references (a barrel's re-exported names are among its
- * imports). A lookup in an edited file asks it a name of the reader or of a
- * barrel on the way, all in the reader's reads.
+ * True when a file can ask one of `names` of the files it reads: among its
+ * imported names and the names of its references (a barrel's re-exported
+ * names are among its imports). A lookup in an edited file asks it a name
+ * of the reader or of a barrel on the way, all in the reader's reads.
+ *
+ * @example
+ * asksAnyOf(reader, new Set(["later"])); // true when reader imports or uses `later`
  */
-export function lookupNames(file: ParsedFile): Set<string> {
-  const names = new Set<string>();
+export function asksAnyOf(file: ParsedFile, names: ReadonlySet<string>): boolean {
   for (const fact of file.imports) {
-    for (const name of fact.names) {
-      names.add(name.name);
-      if (name.alias) names.add(name.alias);
-    }
+    for (const name of fact.names) if (names.has(name.name) || (name.alias !== undefined && names.has(name.alias))) return true;
   }
-  for (const ref of file.references) names.add(ref.name);
-  return names;
+  for (const ref of file.references) if (names.has(ref.name)) return true;
+  return false;
 }
 
 /** `export * from "x"` (not `export * as X from "x"`). */

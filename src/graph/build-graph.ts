@@ -32,7 +32,7 @@ import {
 import type { Diagnostic, ImportFact, ParsedFile, ScanOptions, ScannedFile } from "../types.js";
 import { hashContent } from "../util/content-hash.js";
 import { byCodeUnit } from "../util/sort.js";
-import { assembleGraphWithReads, changedExportNames, lookupNames, type AssembledGraph } from "./assemble-graph.js";
+import { assembleGraphWithReads, asksAnyOf, changedExportNames, type AssembledGraph } from "./assemble-graph.js";
 import type { CacheStats, CodeGraph, EdgeKind, Graph, GraphStats } from "./code-graph.js";
 import { indexWriteWarning, recallIndex, type IndexMemory, type RememberedGraph } from "./index-memory.js";
 import { holdsTogether, isCompactGraph, lazyGraph, rememberCompactGraph, type CompactGraph, type LazyGraph } from "./serialize-graph.js";
@@ -554,12 +554,7 @@ function affectedFiles(
     const before = previous[path] as StoredFile;
     changedNames.set(index, changedExportNames(before.parsed, now.parsed, before.targets ?? [], now.targets ?? []));
   }
-  const namesOf = new Map<number, Set<string>>();
-  const asked = (index: number) => {
-    let names = namesOf.get(index);
-    if (!names) namesOf.set(index, (names = lookupNames((entries.get(sorted[index] as string) as StoredFile).parsed)));
-    return names;
-  };
+  const parsedAt = (index: number) => (entries.get(sorted[index] as string) as StoredFile).parsed;
   for (const [index, list] of reads.entries()) {
     if (affected.has(sorted[index] as string)) continue;
     const names = new Set<string>();
@@ -572,7 +567,7 @@ function affectedFiles(
     }
     if (!any && names.size === 0) continue;
     // the names the file or a file it read (a barrel on the way) can ask
-    const asks = any || [index, ...list].some((i) => [...names].some((name) => asked(i).has(name)));
+    const asks = any || asksAnyOf(parsedAt(index), names) || list.some((i) => asksAnyOf(parsedAt(i), names));
     if (asks) affected.add(sorted[index] as string);
   }
   return { affected, changed: new Set([...changed].map((index) => sorted[index] as string)) };

@@ -4,7 +4,7 @@
  * full assembly, insertion order included.
  */
 import { describe, expect, it } from "vitest";
-import { assembleGraph, assembleGraphWithReads, changedExportNames, lookupNames, type ResolvedImports } from "../../src/graph/assemble-graph.js";
+import { assembleGraph, assembleGraphWithReads, asksAnyOf, changedExportNames, type ResolvedImports } from "../../src/graph/assemble-graph.js";
 import { serializeGraph, type CompactGraph } from "../../src/graph/serialize-graph.js";
 import type { ImportFact, ParsedFile } from "../../src/types.js";
 import { named, star } from "../support/import-facts.js";
@@ -137,10 +137,13 @@ describe("assembleGraphWithReads", () => {
     expect(changedExportNames(importing, lib(["a"], { imports: [named("./x", "z")] }), ["x.ts"], ["x.ts"])).toBeUndefined();
   });
 
-  it("lookupNames: a file's imported names and aliases and the names it references", () => {
+  it("asksAnyOf: a file's imported names and aliases and the names it references", () => {
     const user: ParsedFile = {
-      ...file("user.ts", { imports: [{ specifier: "./lib", kind: "static", names: [{ name: "thing", alias: "local" }], typeOnly: false, line: 1 }], uses: ["local", "other"] }),
+      ...file("user.ts", { imports: [{ specifier: "./lib", kind: "static", names: [{ name: "thing", alias: "local" }], typeOnly: false, line: 1 }], uses: ["other"] }),
     };
-    expect([...lookupNames(user)].sort()).toEqual(["local", "other", "thing"]);
+    expect(asksAnyOf(user, new Set(["thing"]))).toBe(true);
+    expect(asksAnyOf(user, new Set(["local"]))).toBe(true);
+    expect(asksAnyOf(user, new Set(["other", "unrelated"]))).toBe(true);
+    expect(asksAnyOf(user, new Set(["unrelated"]))).toBe(false);
   });
 });
