@@ -331,14 +331,6 @@ function addOrMergeImportEdge(
   });
 }
 
-/** One edge as graphology's `export()` writes it. */
-export interface SerializedEdge {
-  key: string;
-  source: string;
-  target: string;
-  attributes: EdgeAttributes;
-}
-
 /** A graph and what each file's edges were computed from. */
 export interface AssembledGraph {
   /** The graph in its compact form, as assembled (what the index stores and the retriever reads), restored to graphology when read. */

@@ -19,10 +19,10 @@ import { parseFiles, prestartParseWorkers, releasePrestartedWorkers, type ParseJ
 import type { Resolver } from "../resolve/index.js";
 import { resolveScanRoot, scanFiles } from "../scan/index.js";
 import {
+  configFileNames,
   createStoreHeader,
   loadIndexStore,
   loadStoredGraph,
-  configFileNames,
   resolutionFingerprint,
   saveIndexStore,
   type IndexStore,

@@ -9,7 +9,6 @@
  * 6.6 MB, and reading it back takes about half the time of JSON.parse +
  * `graph.import()` of the full export.
  */
-import type { SerializedEdge } from "./assemble-graph.js";
 import { createEmptyGraph, edgeKey, type EdgeAttributes, type Graph, type NodeAttributes } from "./code-graph.js";
 
 /** Marks the compact form (a graph.json written before it holds graphology's export, and is assembled again). */
@@ -91,21 +90,6 @@ export function restoreGraph(compact: CompactGraph): Graph | undefined {
     return undefined; // a repeated key or a missing end: not a graph this code wrote
   }
   return graph;
-}
-
-/**
- * The edges of a compact form as graphology serialises them, `defines`
- * left out (what an update in place copies; see assembleGraphWithReads).
- */
-export function compactEdges(compact: CompactGraph): SerializedEdge[] {
-  const out: SerializedEdge[] = [];
-  for (const [s, t, attributes] of compact.edges) {
-    const source = compact.nodes[s];
-    const target = compact.nodes[t];
-    if (source === undefined || target === undefined) continue;
-    out.push({ key: edgeKey(attributes.kind, source, target), source, target, attributes });
-  }
-  return out;
 }
 
 /**
