@@ -44,6 +44,7 @@ export type { TaskQuery, QueryTerm } from "./retrieve/query.js";
 export { renderJson } from "./render/retrieval-json.js";
 export { renderText } from "./render/retrieval-text.js";
 export { scanFiles } from "./scan/index.js";
+export { watchFolders, type FolderWatch } from "./scan/watch-folders.js";
 export { loadConfig, configToRetrieveOptions, CONFIG_FILE, type LoadedConfig } from "./config/load-config.js";
 export { checkConfig, CONFIG_KEYS, type GraphRetrieveConfig } from "./config/check-config.js";
 export { renderDot, BAND_COLOURS, type RenderDotOptions } from "./render/retrieval-dot.js";

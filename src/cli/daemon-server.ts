@@ -4,7 +4,7 @@
  * Before each command it checks the root as every run does (a stat of each
  * file), so an edited file is parsed and its graph updated in place; the
  * index folder is written after the client has its answer. It also watches
- * the folders of the indexed files (daemon-watch.ts): a change there
+ * the folders of the indexed files (watchFolders): a change there
  * refreshes the index in memory at once, so the next command usually finds
  * it done. It stops on a `stop` request, on SIGINT/SIGTERM, or after
  * `idleMinutes` without one.
@@ -22,6 +22,8 @@ import {
   ForeignFolderError,
   GraphRetrieveError,
   preloadParser,
+  watchFolders,
+  type FolderWatch,
   type IndexMemory,
   type LanguageId,
 } from "../index.js";
@@ -36,7 +38,6 @@ import {
   type DaemonReply,
   type DaemonStatus,
 } from "./daemon-protocol.js";
-import { watchFolders, type FolderWatch } from "./daemon-watch.js";
 import { VERSION } from "./help.js";
 import { runCli, type CliIo } from "./run-cli.js";
 
@@ -54,8 +55,6 @@ export interface DaemonOptions {
   watch?: boolean;
 }
 
-/** Events closer together than this are one change (an editor's save is often several). */
-const WATCH_SETTLE_MS = 2;
 /** A refresh's index write waits this long for a command (which writes it after its answer) before it is done alone. */
 const REFRESH_WRITE_DELAY_MS = 2000;
 
@@ -203,7 +202,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   // ---- the watch: a change refreshes the index in memory, in the queue like a command (so a command
   // that comes meanwhile waits for it and then finds nothing left to do)
-  let settleTimer: NodeJS.Timeout | undefined;
   let writeTimer: NodeJS.Timeout | undefined;
   let refreshQueued = false;
   const indexedPaths = () => Object.keys(memory.latest?.store.files ?? {});
@@ -232,22 +230,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     if (warning) log(`graph-retrieve daemon: ${warning.message}`);
   };
   const changed = () => {
-    if (stopping || settleTimer !== undefined) return;
-    settleTimer = setTimeout(() => {
-      settleTimer = undefined;
-      if (refreshQueued || stopping) return;
-      refreshQueued = true;
-      queue = queue.then(refresh, refresh);
-    }, WATCH_SETTLE_MS);
+    if (refreshQueued || stopping) return;
+    refreshQueued = true;
+    queue = queue.then(refresh, refresh);
   };
-  const watch: FolderWatch | undefined = options.watch === false ? undefined : watchFolders(root, changed, log);
+  const watch: FolderWatch | undefined = options.watch === false ? undefined : watchFolders(root, changed, (line) => log(`graph-retrieve daemon: ${line}`));
   watch?.follow(indexedPaths());
 
   const server = createServer((socket) => serveConnection(socket));
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       clearTimeout(idleTimer);
-      clearTimeout(settleTimer);
       clearTimeout(writeTimer);
       watch?.close();
       server.close();

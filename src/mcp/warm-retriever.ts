@@ -4,7 +4,9 @@
  * plus tsconfig.json and package.json), and rebuilds the retriever when
  * anything differs: an added, removed or edited file is seen by the next call.
  * The index is kept in memory between rebuilds, so a rebuild parses only the
- * changed files; it is written to the index folder after each answer.
+ * changed files; it is written to the index folder after each answer. The
+ * folders of the scanned files are watched: a change there starts that
+ * check and rebuild at once, so the next call usually finds it done.
  *
  * @example
  * const warm = createWarmRetriever({ root: "/repo", flags: {}, log: (line) => process.stderr.write(line) });
@@ -19,6 +21,7 @@ import {
   flushIndexMemory,
   loadConfig,
   scanFiles,
+  watchFolders,
   type RetrieveOptions,
   type Retriever,
 } from "../index.js";
@@ -33,6 +36,8 @@ export interface WarmRetrieverOptions {
   flags: RetrieveOptions;
   /** One line at a time, for stderr (never stdout: it carries the protocol). */
   log: (line: string) => void;
+  /** Watch the root's folders and check them on a change, not only on a call (default true). */
+  watch?: boolean;
 }
 
 /** The retriever as of the latest check, the options it was built with, and a counter bumped on each rebuild. */
@@ -45,6 +50,8 @@ export interface WarmState {
 export interface WarmRetriever {
   /** Check the root for changes (rebuilding when there are some) and return the retriever. Calls are served one at a time. */
   current(): Promise<WarmState>;
+  /** Stop watching the root. */
+  close(): void;
 }
 
 async function statKey(path: string): Promise<string> {
@@ -56,15 +63,15 @@ async function statKey(path: string): Promise<string> {
   }
 }
 
-/** A string that changes whenever the options, a scanned file or a settings file change. */
-async function fingerprintOf(root: string, options: RetrieveOptions): Promise<{ key: string; files: number }> {
+/** A string that changes whenever the options, a scanned file or a settings file change; and the scanned files. */
+async function fingerprintOf(root: string, options: RetrieveOptions): Promise<{ key: string; paths: string[] }> {
   const scan = await scanFiles(root, { include: options.include, exclude: options.exclude, maxFileBytes: options.maxFileBytes });
   const settings = await Promise.all(SETTINGS_FILES.map(async (name) => `${name}=${await statKey(join(root, name))}`));
   const files = scan.files.map((f) => `${f.path}=${f.size}:${f.mtimeMs}`);
-  return { key: [JSON.stringify(options), ...settings, ...files].join("\n"), files: scan.files.length };
+  return { key: [JSON.stringify(options), ...settings, ...files].join("\n"), paths: scan.files.map((f) => f.path) };
 }
 
-export function createWarmRetriever({ root, flags, log }: WarmRetrieverOptions): WarmRetriever {
+export function createWarmRetriever({ root, flags, log, watch: watching = true }: WarmRetrieverOptions): WarmRetriever {
   let state: WarmState | undefined;
   let lastKey: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
@@ -79,16 +86,31 @@ export function createWarmRetriever({ root, flags, log }: WarmRetrieverOptions):
     const loaded = await loadConfig(root);
     const given = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
     const options: RetrieveOptions = { ...configToRetrieveOptions(loaded?.config), ...given };
-    const { key, files } = await fingerprintOf(root, options);
+    const { key, paths } = await fingerprintOf(root, options);
+    watch?.follow(paths);
     if (state && key === lastKey) return state;
     const started = Date.now();
     const retriever = await createRetriever({ ...options, root, memory });
     state = { retriever, options, generation: (state?.generation ?? 0) + 1 };
     lastKey = key;
     const what = state.generation === 1 ? "indexed" : "re-indexed (files changed)";
-    log(`graph-retrieve mcp: ${what} ${files} files under ${root} in ${Date.now() - started} ms${loaded ? ` (config: ${loaded.source})` : ""}`);
+    log(`graph-retrieve mcp: ${what} ${paths.length} files under ${root} in ${Date.now() - started} ms${loaded ? ` (config: ${loaded.source})` : ""}`);
     return state;
   };
+
+  // a change seen by the watch: the same check, queued like a call's (a call meanwhile waits for it), once
+  // for any number of changes until it starts
+  let checkQueued = false;
+  const changed = () => {
+    if (checkQueued) return;
+    checkQueued = true;
+    const check = () => {
+      checkQueued = false;
+      return refresh();
+    };
+    queue = queue.then(check, check).then(flush, () => undefined);
+  };
+  const watch = watching ? watchFolders(root, changed, (line) => log(`graph-retrieve mcp: ${line}`)) : undefined;
 
   return {
     current() {
@@ -96,6 +118,9 @@ export function createWarmRetriever({ root, flags, log }: WarmRetrieverOptions):
       // the index is written after the caller has its answer, before the next check
       queue = next.then(flush, () => undefined);
       return next;
+    },
+    close() {
+      watch?.close();
     },
   };
 }

@@ -204,6 +204,18 @@ describe("graph-retrieve mcp over stdio", () => {
     expect(gone.isError).toBe(true);
   });
 
+  it("re-indexes an edit as the watch sees it, before any call", async () => {
+    const reindexed = () => stderr.match(/re-indexed \(files changed\)/g)?.length ?? 0;
+    await new Promise((done) => setTimeout(done, 200)); // the last test's changes, seen and done
+    const before = reindexed();
+    writeFileSync(join(root, "src", "auth", "revocation.ts"), 'import { checkToken } from "./tokens";\nexport const revokeEverything = () => checkToken("", "access");\n');
+    for (let i = 0; i < 100 && reindexed() === before; i++) await new Promise((done) => setTimeout(done, 50));
+    expect(reindexed()).toBe(before + 1);
+    const neighbors = await callJson<Neighbors>("graph_neighbors", { path: "src/auth/revocation.ts" });
+    expect(neighbors.imports.map((i) => i.target)).toEqual(["src/auth/tokens.ts"]);
+    expect(reindexed()).toBe(before + 1); // the call found it done
+  });
+
   it("wrote nothing but protocol messages on stdout, and logged to stderr", () => {
     expect(clientErrors).toEqual([]);
     expect(stderr).toMatch(/^graph-retrieve mcp: indexed \d+ files under /m);

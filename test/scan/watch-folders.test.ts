@@ -1,12 +1,13 @@
 /**
- * The daemon's watch: which folders it watches, and that a change in one
- * of them is reported (the refresh itself is tested in daemon.test.ts).
+ * The watch of a resident process: which folders it watches, and that a
+ * change in one of them is reported (the daemon's refresh on it is tested
+ * in test/cli/daemon.test.ts, the MCP server's in test/mcp).
  */
 import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { foldersOf, watchFolders } from "../../src/cli/daemon-watch.js";
+import { watchFolders } from "../../src/scan/watch-folders.js";
 
 let root: string;
 beforeEach(() => {
@@ -22,17 +23,12 @@ const waitFor = async (check: () => boolean) => {
 };
 
 describe("daemon watch", () => {
-  it("foldersOf: the root and each folder holding a file, once, sorted", () => {
-    expect(foldersOf(["src/a/one.ts", "top.ts", "src/b.ts", "src/a/two.ts"])).toEqual([".", "src", "src/a"]);
-    expect(foldersOf([])).toEqual(["."]);
-  });
-
   it("a change in a watched folder is reported; a folder no longer followed is not watched", async () => {
     let changes = 0;
     const lines: string[] = [];
     const watch = watchFolders(root, () => void changes++, (line) => lines.push(line));
     watch.follow(["src/a/one.ts", "top.ts"]);
-    expect(watch.size).toBe(2);
+    expect(watch.size).toBe(3); // the root, src and src/a
     appendFileSync(join(root, "src/a/one.ts"), "export const two = 2;\n");
     await waitFor(() => changes > 0);
     expect(changes).toBeGreaterThan(0);

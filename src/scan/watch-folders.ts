@@ -1,59 +1,56 @@
 /**
- * The daemon's watch on its root: one `fs.watch` per folder that holds an
- * indexed file, and the root itself (not recursive, so node_modules, dist
- * and the other folders the scan leaves out are never watched). A change
- * there lets the daemon refresh its index before the next command asks, so
- * the command finds the work done. The watch only saves time: every command
- * still checks every file (a stat each), so an event missed or a folder not
- * watched costs that command the refresh, nothing else.
+ * A watch on the root for a resident process (the daemon, the MCP server):
+ * one `fs.watch` per folder that holds an indexed file or such a folder
+ * (not recursive, so node_modules, dist and the other folders the scan
+ * leaves out are never watched). A change there lets the process refresh
+ * its index before the next request asks, so the request finds the work
+ * done. The watch only saves time: every request still checks every file
+ * (a stat each), so an event missed or a folder not watched costs that
+ * request the refresh, nothing else.
  */
 import { watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
+import { foldersOf } from "../util/folders.js";
 
 /** More folders than this and nothing is watched (each is an inotify watch on Linux, a limited resource). */
 export const MAX_WATCHED_FOLDERS = 4096;
 
+/** Events closer together than this are one change (an editor's save is often several). */
+const SETTLE_MS = 2;
+
 export interface FolderWatch {
-  /** Watch the folders of these files (paths relative to the root, `/`-separated), and no other. */
-  follow(paths: Iterable<string>): void;
+  /** Watch the folders of these files and their ancestors (paths relative to the root, `/`-separated), and no other. */
+  follow(paths: readonly string[]): void;
   /** How many folders are watched. */
   readonly size: number;
   close(): void;
 }
 
 /**
- * The folders that hold the given files, relative to the root ("." for
- * the root, always in), sorted.
+ * Watch folders under `root`; `onChange` is called once for each burst of
+ * events in them (the events of the first few milliseconds of a change). A
+ * folder that cannot be watched (gone, or the system's watch limit
+ * reached) is left out, and `log` says so once (a line without the
+ * caller's prefix).
  *
  * @example
- * foldersOf(["src/a.ts", "src/b/c.ts", "index.ts"]); // [".", "src", "src/b"]
- */
-export function foldersOf(paths: Iterable<string>): string[] {
-  const folders = new Set<string>(["."]);
-  for (const path of paths) {
-    const slash = path.lastIndexOf("/");
-    if (slash > 0) folders.add(path.slice(0, slash));
-  }
-  return [...folders].sort();
-}
-
-/**
- * Watch folders under `root`; `onChange` is called on every event in one of
- * them (bursts are the caller's to coalesce). A folder that cannot be
- * watched (gone, or the system's watch limit reached) is left out, and
- * `log` says so once.
- *
- * @example
- * const watch = watchFolders(root, () => scheduleRefresh(), console.error);
+ * const watch = watchFolders(root, () => scheduleRefresh(), (line) => console.error(`daemon: ${line}`));
  * watch.follow(Object.keys(index.files));
  */
 export function watchFolders(root: string, onChange: () => void, log: (line: string) => void): FolderWatch {
   const watchers = new Map<string, FSWatcher>();
+  let settling: NodeJS.Timeout | undefined;
+  const changed = () => {
+    settling ??= setTimeout(() => {
+      settling = undefined;
+      onChange();
+    }, SETTLE_MS);
+  };
   let warned = false;
   const warnOnce = (line: string) => {
     if (warned) return;
     warned = true;
-    log(`graph-retrieve daemon: ${line}; commands still see every edit, by checking each file`);
+    log(`${line}; requests still see every edit, by checking each file`);
   };
   const unwatch = (folder: string) => {
     watchers.get(folder)?.close();
@@ -72,16 +69,16 @@ export function watchFolders(root: string, onChange: () => void, log: (line: str
       for (const folder of wanted) {
         if (watchers.has(folder)) continue;
         try {
-          const watcher = watch(folder === "." ? root : join(root, folder), { persistent: false }, () => onChange());
+          const watcher = watch(folder === "" ? root : join(root, folder), { persistent: false }, changed);
           // a folder removed, or the watch lost: the next follow watches it again if it still holds files
           watcher.on("error", () => {
             unwatch(folder);
-            onChange();
+            changed();
           });
           watchers.set(folder, watcher);
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code ?? "error";
-          if (code !== "ENOENT") warnOnce(`cannot watch ${folder === "." ? "the root" : folder} (${code})`);
+          if (code !== "ENOENT") warnOnce(`cannot watch ${folder === "" ? "the root" : folder} (${code})`);
         }
       }
     },
@@ -89,6 +86,8 @@ export function watchFolders(root: string, onChange: () => void, log: (line: str
       return watchers.size;
     },
     close() {
+      clearTimeout(settling);
+      settling = undefined;
       for (const folder of [...watchers.keys()]) unwatch(folder);
     },
   };
