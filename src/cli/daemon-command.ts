@@ -82,9 +82,14 @@ async function showStatus(target: Target, format: string, io: CliIo): Promise<nu
   io.stdout(
     format === "json"
       ? `${JSON.stringify({ running: true, ...fields })}\n`
-      : `graph-retrieve daemon: pid ${String(status.pid)} serves ${String(status.root)} since ${String(status.startedAt)}; ${String(status.requests)} requests; ${status.watching ? `watches ${String(status.watching)} folders (${String(status.refreshes)} refreshes on a change)` : "not watching"}; stops after ${String(status.idleMinutes)} idle minutes (log: ${join(target.cacheDir, LOG_FILE)})\n`,
+      : `graph-retrieve daemon: pid ${String(status.pid)} serves ${String(status.root)} since ${String(status.startedAt)}; ${counted(Number(status.requests), "request", "requests")}; ${status.watching ? `watches ${counted(Number(status.watching), "folder", "folders")} (${counted(Number(status.refreshes), "refresh", "refreshes")} on a change)` : "not watching"}; stops after ${String(status.idleMinutes)} idle minutes (log: ${join(target.cacheDir, LOG_FILE)})\n`,
   );
   return EXIT_OK;
+}
+
+/** `1 request`, `2 requests`. */
+function counted(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 async function stopDaemon(target: Target, io: CliIo): Promise<number> {

@@ -247,7 +247,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       await queue.catch(() => undefined);
       await writeIndex(); // a refresh's write not done yet
       rmSync(path, { force: true });
-      log(`graph-retrieve daemon: stopped after ${requests} requests`);
+      log(`graph-retrieve daemon: stopped after ${requests} request${requests === 1 ? "" : "s"}`);
       markStopped();
     })();
     return stopping;
