@@ -204,7 +204,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // that comes meanwhile waits for it and then finds nothing left to do)
   let writeTimer: NodeJS.Timeout | undefined;
   let refreshQueued = false;
-  const indexedPaths = () => Object.keys(memory.latest?.store.files ?? {});
+  // the folders of the indexed files, followed again only when the file table is another (an unchanged build keeps it)
+  let followed: object | undefined;
+  const followIndexed = () => {
+    const files = memory.latest?.store.files;
+    if (!watch || files === followed) return;
+    followed = files;
+    watch.follow(Object.keys(files ?? {}));
+  };
   const refresh = async () => {
     refreshQueued = false; // a change from now on needs another
     if (stopping) return;
@@ -221,7 +228,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     } catch (error) {
       log(`graph-retrieve daemon: refresh failed (${error instanceof Error ? error.message : String(error)}); the next command tries again`);
     }
-    watch?.follow(indexedPaths());
+    followIndexed();
     clearTimeout(writeTimer);
     writeTimer = setTimeout(() => void (queue = queue.then(writeIndex, writeIndex)), REFRESH_WRITE_DELAY_MS);
   };
@@ -235,7 +242,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     queue = queue.then(refresh, refresh);
   };
   const watch: FolderWatch | undefined = options.watch === false ? undefined : watchFolders(root, changed, (line) => log(`graph-retrieve daemon: ${line}`));
-  watch?.follow(indexedPaths());
+  followIndexed();
 
   const server = createServer((socket) => serveConnection(socket));
   const stop = (): Promise<void> => {
@@ -321,7 +328,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     send({ type: "exit", code });
     clearTimeout(writeTimer);
     await writeIndex();
-    watch?.follow(indexedPaths());
+    followIndexed();
   }
 
   await new Promise<void>((listening, failed) => {

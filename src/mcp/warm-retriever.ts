@@ -87,8 +87,9 @@ export function createWarmRetriever({ root, flags, log, watch: watching = true }
     const given = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
     const options: RetrieveOptions = { ...configToRetrieveOptions(loaded?.config), ...given };
     const { key, paths } = await fingerprintOf(root, options);
-    watch?.follow(paths);
     if (state && key === lastKey) return state;
+    // the key holds every path: the folders to watch change only with it
+    watch?.follow(paths);
     const started = Date.now();
     const retriever = await createRetriever({ ...options, root, memory });
     state = { retriever, options, generation: (state?.generation ?? 0) + 1 };
