@@ -14,7 +14,7 @@
  * @packageDocumentation
  */
 export { buildGraph, type BuildGraphOptions } from "./graph/build-graph.js";
-export { createIndexMemory, flushIndexMemory, type IndexMemory } from "./graph/index-memory.js";
+export { createIndexMemory, flushIndexMemory, prepareIndexMemory, type IndexMemory } from "./graph/index-memory.js";
 export { preloadParser, stopParseWorkers, ParseStoppedError } from "./parse/parse-files.js";
 export { defaultCacheDir, userCacheBase, type CacheDirContext } from "./store/cache-dir.js";
 export { claimStoreFolder, ForeignFolderError } from "./store/store-folder.js";

@@ -20,6 +20,7 @@ import {
   createRetriever,
   flushIndexMemory,
   ForeignFolderError,
+  prepareIndexMemory,
   GraphRetrieveError,
   preloadParser,
   watchFolders,
@@ -54,6 +55,9 @@ export interface DaemonOptions {
   /** Watch the root's folders and refresh on a change (default true). */
   watch?: boolean;
 }
+
+/** After a refresh, the next update's indexes are made this much later (see prepareIndexMemory), after a command waiting for the refresh. */
+const PREPARE_DELAY_MS = 100;
 
 /** A refresh's index write waits this long for a command (which writes it after its answer) before it is done alone. */
 const REFRESH_WRITE_DELAY_MS = 2000;
@@ -175,10 +179,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // built and the code warm
   const retriever = await createRetriever({ ...options.scan, root, cacheDir, memory });
   await retriever.retrieve("warm up the retrieval");
-  await preloadParser(await parserSamples(root, memory));
+  // the samples' trees are kept: an edit of one of the largest files (the slowest to parse) re-parses incrementally
+  await preloadParser(await parserSamples(root, memory), memory.trees);
   await warmUpIndexCommand(root, cacheDir, options.scan, memory);
   const warning = await flushIndexMemory(memory);
   if (warning) log(`graph-retrieve daemon: ${warning.message}`);
+  prepareIndexMemory(memory);
 
   let requests = 0;
   let refreshes = 0;
@@ -229,9 +235,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       log(`graph-retrieve daemon: refresh failed (${error instanceof Error ? error.message : String(error)}); the next command tries again`);
     }
     followIndexed();
+    // made while idle, once a command that came meanwhile (it was waiting for this refresh) has its answer
+    clearTimeout(prepareTimer);
+    prepareTimer = setTimeout(() => void (queue = queue.then(prepare, prepare)), PREPARE_DELAY_MS);
     clearTimeout(writeTimer);
     writeTimer = setTimeout(() => void (queue = queue.then(writeIndex, writeIndex)), REFRESH_WRITE_DELAY_MS);
   };
+  let prepareTimer: NodeJS.Timeout | undefined;
+  const prepare = () => prepareIndexMemory(memory);
   const writeIndex = async () => {
     const warning = await flushIndexMemory(memory);
     if (warning) log(`graph-retrieve daemon: ${warning.message}`);
@@ -249,6 +260,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     stopping ??= (async () => {
       clearTimeout(idleTimer);
       clearTimeout(writeTimer);
+      clearTimeout(prepareTimer);
       watch?.close();
       server.close();
       await queue.catch(() => undefined);
@@ -329,6 +341,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     clearTimeout(writeTimer);
     await writeIndex();
     followIndexed();
+    prepareIndexMemory(memory);
   }
 
   await new Promise<void>((listening, failed) => {

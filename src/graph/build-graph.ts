@@ -187,7 +187,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     if (early && outcome.errorCode === undefined && previous[outcome.path] === undefined) early.add(outcome.parsed);
     options.onProgress?.(++done, total);
   };
-  const outcomes = await parseFiles(jobs, { workers, helpInThread: help, onParsed });
+  const outcomes = await parseFiles(jobs, { workers, helpInThread: help, onParsed, ...(options.memory ? { trees: options.memory.trees } : {}) });
   const earlyResolved = outcomes.every((o) => o.errorCode === undefined) ? await early?.finish() : undefined;
   const scannedByPath = new Map(scan.files.map((f) => [f.path, f]));
   for (const outcome of outcomes) {
@@ -555,6 +555,8 @@ function affectedFiles(
     changedNames.set(index, changedExportNames(before.parsed, now.parsed, before.targets ?? [], now.targets ?? []));
   }
   const parsedAt = (index: number) => (entries.get(sorted[index] as string) as StoredFile).parsed;
+  /** per set of names (as one key), whether each file asks one of them: most readers read the same barrels */
+  const asked = new Map<string, Map<number, boolean>>();
   for (const [index, list] of reads.entries()) {
     if (affected.has(sorted[index] as string)) continue;
     const names = new Set<string>();
@@ -567,7 +569,15 @@ function affectedFiles(
     }
     if (!any && names.size === 0) continue;
     // the names the file or a file it read (a barrel on the way) can ask
-    const asks = any || asksAnyOf(parsedAt(index), names) || list.some((i) => asksAnyOf(parsedAt(i), names));
+    const key = [...names].sort(byCodeUnit).join("\u0000");
+    let memo = asked.get(key);
+    if (!memo) asked.set(key, (memo = new Map()));
+    const asksOf = (i: number) => {
+      let answer = memo.get(i);
+      if (answer === undefined) memo.set(i, (answer = asksAnyOf(parsedAt(i), names)));
+      return answer;
+    };
+    const asks = any || asksOf(index) || list.some(asksOf);
     if (asks) affected.add(sorted[index] as string);
   }
   return { affected, changed: new Set([...changed].map((index) => sorted[index] as string)) };

@@ -17,7 +17,9 @@
  * const next = await buildGraph(root, { cacheDir, memory }); // from memory: a stat of every file, no read
  */
 import { ForeignFolderError, type IndexStore, type StoreHeader } from "../store/index.js";
+import { createTreeKeeper, DEFAULT_KEPT_TREES, type TreeKeeper, type TreeKeeperOptions } from "../parse/kept-trees.js";
 import type { Diagnostic } from "../types.js";
+import { prepareGraphUpdate } from "./assemble-graph.js";
 import type { LazyGraph } from "./serialize-graph.js";
 
 /** The graph of the latest build with what an update in place needs. */
@@ -44,11 +46,16 @@ export interface IndexMemory {
   latest?: RememberedIndex;
   /** The index write the latest build left to do, if any. */
   pendingWrite?: () => Promise<void>;
+  /** The trees of the files parsed last (see kept-trees.ts): their next parse is incremental. */
+  trees: TreeKeeper;
 }
 
-/** An empty memory: the first build with it reads the index from disk. */
-export function createIndexMemory(): IndexMemory {
-  return {};
+/**
+ * An empty memory: the first build with it reads the index from disk.
+ * `trees` sets the budget of kept trees (see DEFAULT_KEPT_TREES).
+ */
+export function createIndexMemory(trees: TreeKeeperOptions = DEFAULT_KEPT_TREES): IndexMemory {
+  return { trees: createTreeKeeper(trees) };
 }
 
 /** The remembered build of `cacheDir` when it was made by this code for the same root, else undefined. */
@@ -77,6 +84,20 @@ export async function flushIndexMemory(memory: IndexMemory): Promise<Diagnostic 
   } catch (error) {
     return indexWriteWarning(memory.latest?.cacheDir ?? "the index folder", error);
   }
+}
+
+/**
+ * Make now, while idle, what the next build's update in place of the
+ * remembered graph will read (see prepareGraphUpdate); nothing when there is
+ * no graph in memory.
+ *
+ * @example
+ * await flushIndexMemory(memory);
+ * prepareIndexMemory(memory); // the next edit's update starts sooner
+ */
+export function prepareIndexMemory(memory: IndexMemory): void {
+  const graph = memory.latest?.graph?.graph;
+  if (graph) prepareGraphUpdate(graph.compact);
 }
 
 /** The warning for an index that could not be written to `cacheDir`. */

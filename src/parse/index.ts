@@ -15,6 +15,7 @@ import { buildVocabulary } from "./build-vocabulary.js";
 import { extractTreeFacts } from "./extract-tree-facts.js";
 import { languageRowForPath } from "./languages.js";
 import { dedupeExports, markLocalExports, mergeDefinitions, sortDefinitions } from "./merge-facts.js";
+import type { TreeKeeper } from "./kept-trees.js";
 import { parseWithFallback, releaseTree } from "./parse-tree.js";
 import type { TextRepair } from "./repair-grammar-gaps.js";
 import { readTypescriptFacts } from "./typescript-facts.js";
@@ -126,17 +127,27 @@ function withImportTypes(imports: readonly ImportFact[], blanked: readonly TextR
  * @param text the file's content
  * @param language grammar to parse with (see `languageForPath`)
  * @param isDeclaration true for .d.ts / .d.mts / .d.cts files
+ * @param trees where a resident process keeps trees: the file's kept tree, if any, makes the parse
+ *   incremental, and its clean tree is kept (see kept-trees.ts); the facts are the same either way
  *
  * @example
  * const parsed = parseSource("src/app.tsx", "export const App = () => <Header/>;", "tsx");
  * parsed.references // [{ name: "Header", kind: "jsx", count: 1 }]
  */
-export function parseSource(path: string, text: string, language: LanguageId, isDeclaration = false): ParsedFile {
-  const chosen = parseWithFallback(language, text, languageRowForPath(path)?.jsxFallback);
+export function parseSource(path: string, text: string, language: LanguageId, isDeclaration = false, trees?: TreeKeeper): ParsedFile {
+  const previous = trees?.take(path);
+  const chosen = parseWithFallback(language, text, languageRowForPath(path)?.jsxFallback, { ...(previous ? { previous } : {}), keepBroken: trees !== undefined });
+  if (trees && chosen.incremental) trees.reused++;
   // import types the repair blanked: never read for identifiers, and put back as imports
   const blankedImports = chosen.repaired?.repairs.filter((r) => r.rule === "import-type-generic") ?? [];
   const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text, chosen.loaded.keywords, chosen.repaired?.typeOnlyExportStarts, blankedImports);
-  releaseTree(chosen.tree);
+  // a clean tree is kept for the file's next parse (see kept-trees.ts); any other is freed now
+  if (trees && chosen.errors === 0) {
+    trees.keep(path, { language: chosen.loaded.language, text: chosen.text, tree: chosen.tree, ...(chosen.broken ? { broken: chosen.broken } : {}) });
+  } else {
+    releaseTree(chosen.tree);
+    if (chosen.broken) releaseTree(chosen.broken.tree);
+  }
   let hasSyntaxErrors = false;
 
   let { definitions, imports, exports } = facts;

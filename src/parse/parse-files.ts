@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { LanguageId, ParsedFile } from "../types.js";
 import { hashContent } from "../util/content-hash.js";
+import type { TreeKeeper } from "./kept-trees.js";
 
 /** One file to parse. */
 export interface ParseJob {
@@ -35,6 +36,8 @@ export interface ParseFilesOptions {
   onParsed?: (outcome: ParseOutcome) => void;
   /** With workers: this thread parses too, taking the smallest files left while the workers take the largest. */
   helpInThread?: boolean;
+  /** Trees a resident process keeps (see kept-trees.ts): used and refilled by a parse in this thread without workers. */
+  trees?: TreeKeeper;
 }
 
 /** Jobs each worker holds at once: one parsing, one waiting, so it never idles on a round trip. */
@@ -66,17 +69,19 @@ async function loadParseSource(): Promise<ParseSource> {
  * dropped) it also runs the fact extraction over real code until the JIT
  * has compiled it: effect's first edit of `Array.ts` in a fresh process
  * parsed in 65 ms, 46 ms after 10 of its larger files (~0.23 s at start).
+ * With `trees`, the samples' trees are kept there: the next parse of one
+ * of those files is incremental.
  *
  * @example
  * await preloadParser([{ path: "src/big.ts", text, language: "typescript" }]);
  */
-export async function preloadParser(samples: ReadonlyArray<{ path: string; text: string; language: LanguageId }> = []): Promise<void> {
+export async function preloadParser(samples: ReadonlyArray<{ path: string; text: string; language: LanguageId }> = [], trees?: TreeKeeper): Promise<void> {
   const parseSource = await loadParseSource();
   parseSource("preload.ts", "import { b } from './b';\nexport const a = b;\n", "typescript");
   parseSource("preload.tsx", "export const A = () => <a />;\n", "tsx");
   for (const sample of samples) {
     try {
-      parseSource(sample.path, sample.text, sample.language);
+      parseSource(sample.path, sample.text, sample.language, false, trees);
     } catch {
       // a warm-up only: the file's own parse reports what is wrong with it
     }
@@ -89,13 +94,13 @@ export async function preloadParser(samples: ReadonlyArray<{ path: string; text:
  * @example
  * const outcome = parseJob({ path: "src/a.ts", absPath: "/repo/src/a.ts", language: "typescript", isDeclaration: false }, bytes, parseSource);
  */
-export function parseBytes(job: ParseJob, bytes: Buffer, parseSource: ParseSource): ParseOutcome {
-  const parsed = parseSource(job.path, bytes.toString("utf8"), job.language, job.isDeclaration);
+export function parseBytes(job: ParseJob, bytes: Buffer, parseSource: ParseSource, trees?: TreeKeeper): ParseOutcome {
+  const parsed = parseSource(job.path, bytes.toString("utf8"), job.language, job.isDeclaration, trees);
   return { path: job.path, hash: hashContent(bytes), size: bytes.length, parsed };
 }
 
 /** Read and parse one job in this thread; an unreadable file becomes an outcome with its error code. */
-export async function parseJobInThread(job: ParseJob): Promise<ParseOutcome> {
+export async function parseJobInThread(job: ParseJob, trees?: TreeKeeper): Promise<ParseOutcome> {
   const parseSource = await loadParseSource();
   let bytes: Buffer;
   try {
@@ -105,7 +110,7 @@ export async function parseJobInThread(job: ParseJob): Promise<ParseOutcome> {
   } catch (error) {
     return { path: job.path, errorCode: (error as NodeJS.ErrnoException).code ?? "error" };
   }
-  return parseBytes(job, bytes, parseSource);
+  return parseBytes(job, bytes, parseSource, trees);
 }
 
 /**
@@ -182,7 +187,7 @@ const betweenFiles = (): Promise<void> => new Promise((resolve) => setImmediate(
 async function parseInThread(jobs: readonly ParseJob[], options: ParseFilesOptions): Promise<ParseOutcome[]> {
   const outcomes: ParseOutcome[] = [];
   for (const job of jobs) {
-    const outcome = await parseJobInThread(job);
+    const outcome = await parseJobInThread(job, options.trees);
     outcomes.push(outcome);
     options.onParsed?.(outcome);
     await betweenFiles();

@@ -5,6 +5,7 @@
 import type Parser from "tree-sitter";
 import type { LanguageId } from "../types.js";
 import { GRAMMARS } from "./languages.js";
+import type { KeptTree } from "./kept-trees.js";
 import { type LoadedLanguage, loadLanguage } from "./load-language.js";
 import { ALWAYS_TRIPS, mayHaveTrippingGap, type RepairedText, repairGrammarGaps, type TextRepair } from "./repair-grammar-gaps.js";
 
@@ -56,6 +57,12 @@ export function releaseTree(tree: Parser.Tree): void {
 export interface ChosenTree {
   loaded: LoadedLanguage;
   tree: Parser.Tree;
+  /** The text the tree is of: the file's, or its repaired text (see `repaired`). */
+  text: string;
+  /** Set when the tree was parsed incrementally from a kept one. */
+  incremental?: true;
+  /** With `keepBroken`, when the tree is of the repaired text: the text as it is and its tree with errors. */
+  broken?: TextTree;
   /** 0 for a clean tree; else the ERROR nodes when two trees were compared, else at least 1. */
   errors: number;
   /**
@@ -67,6 +74,93 @@ export interface ChosenTree {
 }
 
 const JSX_HINT = /<[A-Z]|<\/|\/>/;
+
+/** Row and column (UTF-16 code units, as the tree's indexes) of `index` in `text`. */
+function pointAt(text: string, index: number): Parser.Point {
+  let row = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < index; i = text.indexOf("\n", i + 1)) {
+    row++;
+    lineStart = i + 1;
+  }
+  return { row, column: index - lineStart };
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/**
+ * The change from `before` to `after` as one tree-sitter edit: the span
+ * between their common start and common end (never splitting a surrogate
+ * pair). Undefined when the texts are the same.
+ *
+ * @example
+ * describeEdit("a;\n", "a;\nb;\n"); // { startIndex: 3, oldEndIndex: 3, newEndIndex: 6, … }
+ */
+export function describeEdit(before: string, after: string): Parser.Edit | undefined {
+  if (before === after) return undefined;
+  const shorter = Math.min(before.length, after.length);
+  let start = 0;
+  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  if (start > 0 && isHighSurrogate(before.charCodeAt(start - 1))) start--;
+  let tail = 0;
+  while (tail < shorter - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  if (tail > 0 && isLowSurrogate(before.charCodeAt(before.length - tail))) tail--;
+  const oldEndIndex = before.length - tail;
+  const newEndIndex = after.length - tail;
+  return {
+    startIndex: start,
+    oldEndIndex,
+    newEndIndex,
+    startPosition: pointAt(before, start),
+    oldEndPosition: pointAt(before, oldEndIndex),
+    newEndPosition: pointAt(after, newEndIndex),
+  };
+}
+
+/** A text and its tree. */
+export interface TextTree {
+  text: string;
+  tree: Parser.Tree;
+}
+
+/** Parse `text` incrementally from `previous` (a tree of another text, of the same grammar), which is edited to match and consumed. */
+function parseFrom(loaded: LoadedLanguage, text: string, previous: TextTree): Parser.Tree {
+  const edit = describeEdit(previous.text, text);
+  if (edit) previous.tree.edit(edit);
+  const tree = parseText(loaded.parser, text, previous.tree);
+  releaseTree(previous.tree);
+  return tree;
+}
+
+/**
+ * {@link parseFrom} when it comes out clean; else undefined, the tree
+ * dropped (the caller parses in full: error recovery may differ from a full
+ * parse's, a clean tree does not).
+ */
+function parseCleanFrom(loaded: LoadedLanguage, text: string, previous: TextTree): Parser.Tree | undefined {
+  const tree = parseFrom(loaded, text, previous);
+  if (!tree.rootNode.hasError) return tree;
+  releaseTree(tree);
+  return undefined;
+}
+
+function releaseKept(kept: KeptTree): void {
+  releaseTree(kept.tree);
+  if (kept.broken) releaseTree(kept.broken.tree);
+}
+
+/** What a parse may start from, and keep. */
+export interface ParseOptions {
+  /** The trees kept from the file's last parse (see kept-trees.ts): consumed. */
+  previous?: KeptTree;
+  /**
+   * The tree is to be kept: a text parsed clean only once repaired keeps its
+   * broken tree too (`ChosenTree.broken`), so that the next parse can tell
+   * incrementally that the text as it is still needs the repairs.
+   */
+  keepBroken?: boolean;
+}
 
 /**
  * Tell a tree about same-length rewrites (sorted, none spanning a line
@@ -103,32 +197,67 @@ function editTree(tree: Parser.Tree, text: string, repairs: readonly TextRepair[
  * the text looks like JSX, parse again with the fallback and keep the tree
  * with fewer errors.
  */
-export function parseWithFallback(language: LanguageId, text: string, jsxFallback?: LanguageId): ChosenTree {
+export function parseWithFallback(language: LanguageId, text: string, jsxFallback?: LanguageId, options: ParseOptions = {}): ChosenTree {
   const loaded = loadLanguage(language);
   const repairs = GRAMMARS[loaded.language].repairsGrammarGaps;
+  // the trees kept from this file's last parse (see kept-trees.ts), when of this grammar: each is used once
+  let kept = options.previous?.language === loaded.language ? options.previous : undefined;
+  if (options.previous && !kept) releaseKept(options.previous);
+  const take = (): KeptTree | undefined => {
+    const tree = kept;
+    kept = undefined;
+    return tree;
+  };
   // a gap tree-sitter always trips on: the first parse could only find errors (and its error recovery costs
   // more than a clean parse), so the repaired text is parsed straight away. effect: 152 files, ~0.3 s of CPU
   const looked = repairs && mayHaveTrippingGap(text);
   const early = looked ? repairGrammarGaps(text) : undefined;
   if (early?.repairs.some((repair) => ALWAYS_TRIPS.has(repair.rule))) {
+    const repaired = { repairs: early.repairs, typeOnlyExportStarts: early.typeOnlyExportStarts };
+    const previous = take();
+    if (previous?.broken) releaseTree(previous.broken.tree);
+    const again = previous ? parseCleanFrom(loaded, early.text, previous) : undefined;
+    if (again) return { loaded, tree: again, text: early.text, errors: 0, repaired, incremental: true };
     const tree = parseText(loaded.parser, early.text);
-    if (!tree.rootNode.hasError) return { loaded, tree, errors: 0, repaired: { repairs: early.repairs, typeOnlyExportStarts: early.typeOnlyExportStarts } };
+    if (!tree.rootNode.hasError) return { loaded, tree, text: early.text, errors: 0, repaired };
     releaseTree(tree);
     return chooseBrokenTree(loaded, text, parseText(loaded.parser, text), jsxFallback);
   }
-  let tree = parseText(loaded.parser, text);
-  if (!tree.rootNode.hasError) return { loaded, tree, errors: 0 };
+  // the text as it is: from the kept tree of the text as it was (the broken one when the last parse was repaired)
+  const previous = take();
+  const base = previous?.broken ?? previous;
+  let tree = base ? parseFrom(loaded, text, base) : parseText(loaded.parser, text);
+  if (previous?.broken && !tree.rootNode.hasError) releaseTree(previous.tree);
+  if (!tree.rootNode.hasError) return { loaded, tree, text, errors: 0, ...(previous ? { incremental: true as const } : {}) };
   const repaired = looked ? early : repairs ? repairGrammarGaps(text) : undefined;
   if (repaired) {
-    // parsed incrementally from the first tree: a quarter of a full parse on effect's 193 such files, the same trees
-    editTree(tree, text, repaired.repairs);
-    const again = parseText(loaded.parser, repaired.text, tree);
-    releaseTree(tree);
+    const repairedFacts = { repairs: repaired.repairs, typeOnlyExportStarts: repaired.typeOnlyExportStarts };
+    // the clean tree of the last parse's repaired text, when there is one; the broken tree is kept with it
+    const cleanBefore = previous?.broken ? previous : undefined;
+    const fromKept = cleanBefore ? parseCleanFrom(loaded, repaired.text, cleanBefore) : undefined;
+    if (fromKept) return { loaded, tree: fromKept, text: repaired.text, errors: 0, repaired: repairedFacts, broken: { text, tree }, incremental: true };
+    let again: Parser.Tree;
+    if (options.keepBroken) {
+      // the broken tree is to be kept for the next parse: the repaired text is parsed apart from it
+      again = parseText(loaded.parser, repaired.text);
+    } else {
+      // parsed incrementally from the first tree: a quarter of a full parse on effect's 193 such files, the same trees
+      editTree(tree, text, repaired.repairs);
+      again = parseText(loaded.parser, repaired.text, tree);
+    }
     if (!again.rootNode.hasError) {
-      return { loaded, tree: again, errors: 0, repaired: { repairs: repaired.repairs, typeOnlyExportStarts: repaired.typeOnlyExportStarts } };
+      if (options.keepBroken) return { loaded, tree: again, text: repaired.text, errors: 0, repaired: repairedFacts, broken: { text, tree } };
+      releaseTree(tree);
+      return { loaded, tree: again, text: repaired.text, errors: 0, repaired: repairedFacts };
     }
     releaseTree(again);
+    releaseTree(tree);
     // errors of another kind: the edited first tree no longer stands for the text, parse it again
+    tree = parseText(loaded.parser, text);
+  } else if (base) {
+    // no repair to try: the tree with errors of a full parse, as a parse without a kept tree would give
+    if (previous?.broken) releaseTree(previous.tree);
+    releaseTree(tree);
     tree = parseText(loaded.parser, text);
   }
   return chooseBrokenTree(loaded, text, tree, jsxFallback);
@@ -141,15 +270,15 @@ export function parseWithFallback(language: LanguageId, text: string, jsxFallbac
 function chooseBrokenTree(loaded: LoadedLanguage, text: string, tree: Parser.Tree, jsxFallback?: LanguageId): ChosenTree {
   const language = loaded.language;
   // the count matters only to choose between two trees; walking for ERROR nodes costs ~2 % of a parse
-  if (!jsxFallback || jsxFallback === language || !JSX_HINT.test(text)) return { loaded, tree, errors: 1 };
+  if (!jsxFallback || jsxFallback === language || !JSX_HINT.test(text)) return { loaded, tree, text, errors: 1 };
   const errors = countErrors(tree);
   const other = loadLanguage(jsxFallback);
   const otherTree = parseText(other.parser, text);
   const otherErrors = countErrors(otherTree);
   if (otherErrors < errors) {
     releaseTree(tree);
-    return { loaded: other, tree: otherTree, errors: otherErrors };
+    return { loaded: other, tree: otherTree, text, errors: otherErrors };
   }
   releaseTree(otherTree);
-  return { loaded, tree, errors };
+  return { loaded, tree, text, errors };
 }

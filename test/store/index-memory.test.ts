@@ -8,7 +8,7 @@
 import { appendFileSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildGraph, createIndexMemory, flushIndexMemory, type IndexMemory } from "../../src/index.js";
+import { buildGraph, createIndexMemory, flushIndexMemory, prepareIndexMemory, type IndexMemory } from "../../src/index.js";
 import { CACHE_TAG_FILE, GRAPH_FILE, INDEX_FILE } from "../../src/store/index.js";
 import { comparable, copyFixture, listTree, makeTempDir, uncached } from "./helpers.js";
 
@@ -58,9 +58,11 @@ describe("index kept in memory", () => {
   it("one file edited: only it is parsed, the remembered graph is updated in place, and both it and the written index equal a fresh build", async () => {
     const first = await buildGraph(root, { cacheDir, memory });
     await flushIndexMemory(memory);
+    prepareIndexMemory(memory); // as the daemon does while idle
     appendFileSync(join(root, "src/models/money.ts"), "\nexport function addedLater(): number { return 1; }\n");
     const edited = await buildGraph(root, { cacheDir, memory });
     expect(edited.cache).toMatchObject({ parsed: 1, resolved: 0, graphReused: false });
+    expect(memory.trees.reused).toBe(1); // the edited file re-parsed from its kept tree
     expect(edited.cache?.graphUpdated).toBeGreaterThanOrEqual(1);
     expect(edited.cache?.graphUpdated).toBeLessThan(first.stats.files);
     expect(edited.graph).not.toBe(first.graph);
