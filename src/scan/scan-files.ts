@@ -120,7 +120,8 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
     onCandidates: hints.onCandidates,
     onFolder: hints.onFolder,
   };
-  await walkDir(state, { path: "", realPath: realRoot, levels: [], isIncluded: !filter.hasInclude, viaLink: false });
+  const levels = await readInfoExclude(state);
+  await walkDir(state, { path: "", realPath: realRoot, levels, isIncluded: !filter.hasInclude, viaLink: false });
   await walkLinkedDirs(state);
 
   const files: ScannedFile[] = [];
@@ -235,6 +236,27 @@ async function walkLinkedDirs(state: WalkState): Promise<void> {
     const round = state.linkedDirs.sort((a, b) => compareStrings(a.path, b.path));
     state.linkedDirs = [];
     for (const task of round) await walkDir(state, task);
+  }
+}
+
+/**
+ * The repository's own ignore rules, `.git/info/exclude`, when the root is
+ * a repository's top folder: git applies them under every .gitignore (the
+ * root's .gitignore overrides them). Only a real folder and a regular file:
+ * a `.git` file (a worktree, a submodule) points outside the root.
+ */
+async function readInfoExclude(state: WalkState): Promise<IgnoreLevel[]> {
+  const path = join(state.root, ".git", "info", "exclude");
+  try {
+    if (!lstatSync(join(state.root, ".git")).isDirectory() || !lstatSync(join(state.root, ".git", "info")).isDirectory() || !lstatSync(path).isFile()) return [];
+  } catch {
+    return []; // none
+  }
+  try {
+    return [createIgnoreLevel("", await readFile(path, "utf8"))];
+  } catch (error) {
+    state.diagnostics.push(unreadableGitignore(".git/info/exclude", errorCodeOf(error)));
+    return [];
   }
 }
 

@@ -60,7 +60,8 @@ export function skippedUnreadable(path: string, what: "file" | "folder", code: s
 }
 
 /**
- * Not a skipped source file: the walk goes on without that file's rules.
+ * Not a skipped source file: the walk goes on without that file's rules
+ * (a .gitignore, or the repository's .git/info/exclude).
  *
  * @example unreadableGitignore("pkg/.gitignore", "EACCES").message
  * // "ignore rules not applied: .gitignore cannot be read (EACCES; check its permissions)"
@@ -69,7 +70,7 @@ export function unreadableGitignore(path: string, code: string | undefined): Dia
   return {
     kind: "warning",
     path,
-    message: `ignore rules not applied: .gitignore cannot be read (${code ?? "unknown error"}; ${howToFixRead(code)})`,
+    message: `ignore rules not applied: ${path.endsWith(".gitignore") ? ".gitignore" : path} cannot be read (${code ?? "unknown error"}; ${howToFixRead(code)})`,
   };
 }
 

@@ -1,6 +1,6 @@
 import { chmod, mkdir, mkdtemp, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RootError, UsageError } from "../../src/errors.js";
 import { scanFiles } from "../../src/scan/index.js";
@@ -224,6 +224,33 @@ describe("scanFiles: .gitignore", () => {
     });
     const result = await scanFiles(dir);
     expect(pathsOf(result)).toEqual(["deep/anchored.ts", "logs/keep.ts", "main.ts"]);
+  });
+
+  it("applies the repository's .git/info/exclude under the root .gitignore, which can re-include what it leaves out", async () => {
+    await writeTree(dir, {
+      ".git/info/exclude": "scratch/\nlocal-*.ts\n",
+      ".gitignore": "!local-keep.ts\n",
+      "scratch/a.ts": "",
+      "local-notes.ts": "",
+      "local-keep.ts": "",
+      "main.ts": "",
+    });
+    expect(pathsOf(await scanFiles(dir))).toEqual(["local-keep.ts", "main.ts"]);
+  });
+
+  it("reads no .git/info/exclude through a .git file (a worktree's points outside the root) or a symlink", async () => {
+    await writeTree(dir, { ".git": "gitdir: /elsewhere/.git/worktrees/x\n", "scratch/a.ts": "", "main.ts": "" });
+    expect(pathsOf(await scanFiles(dir))).toEqual(["main.ts", "scratch/a.ts"]);
+    const other = join(dir, "..", `${basename(dir)}-exclude`);
+    await writeTree(other, { "exclude": "scratch/\n" });
+    await rm(join(dir, ".git"));
+    await writeTree(dir, { ".git/info/.keep": "" });
+    await symlink(join(other, "exclude"), join(dir, ".git/info/exclude"));
+    try {
+      expect(pathsOf(await scanFiles(dir))).toEqual(["main.ts", "scratch/a.ts"]);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
   });
 
   it("applies a nested .gitignore to its own subtree only, and lets it re-include what the root left out", async () => {
