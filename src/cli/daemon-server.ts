@@ -218,12 +218,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     followed = files;
     watch.follow(Object.keys(files ?? {}));
   };
+  // the files the watch named since the last refresh took them (undefined: anything may have changed)
+  let changedPaths: Set<string> | undefined = new Set();
   const refresh = async () => {
     refreshQueued = false; // a change from now on needs another
+    const paths = changedPaths;
+    changedPaths = new Set();
     if (stopping) return;
     try {
       const started = performance.now();
-      const built = await buildGraph(root, { ...options.scan, cacheDir, memory });
+      // the watch's word spares the refresh the scan; a command still checks every file
+      const built = await buildGraph(root, { ...options.scan, cacheDir, memory, ...(paths ? { changedPaths: [...paths].sort() } : {}) });
       refreshes++;
       const { parsed = 0, reused = 0 } = built.cache ?? {};
       if (parsed > 0 || built.stats.files !== reused) {
@@ -247,7 +252,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const warning = await flushIndexMemory(memory);
     if (warning) log(`graph-retrieve daemon: ${warning.message}`);
   };
-  const changed = () => {
+  const changed = (paths: ReadonlySet<string> | undefined) => {
+    if (!paths) changedPaths = undefined;
+    else for (const path of paths) changedPaths?.add(path);
     if (refreshQueued || stopping) return;
     refreshQueued = true;
     queue = queue.then(refresh, refresh);

@@ -18,7 +18,7 @@
  */
 import { ForeignFolderError, type IndexStore, type StoreHeader } from "../store/index.js";
 import { createTreeKeeper, DEFAULT_KEPT_TREES, type TreeKeeper, type TreeKeeperOptions } from "../parse/kept-trees.js";
-import type { Diagnostic } from "../types.js";
+import type { Diagnostic, ScanResult } from "../types.js";
 import { prepareGraphUpdate } from "./assemble-graph.js";
 import type { LazyGraph } from "./serialize-graph.js";
 
@@ -33,12 +33,22 @@ export interface RememberedGraph {
   cyclesCut?: number;
 }
 
+/** The scan of the latest build, for a refresh that a watch tells which files changed (see BuildGraphOptions.changedPaths). */
+export interface RememberedScan {
+  /** The scan options it was made with (see keyOfScanOptions in build-graph.ts). */
+  key: string;
+  result: ScanResult;
+  /** The config file names of each folder the walk read (for the resolution fingerprint). */
+  configNames?: ReadonlyMap<string, string[]>;
+}
+
 /** The latest build of one store folder. */
 export interface RememberedIndex {
   cacheDir: string;
   header: StoreHeader;
   store: IndexStore;
   graph?: RememberedGraph;
+  scan?: RememberedScan;
 }
 
 export interface IndexMemory {

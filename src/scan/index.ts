@@ -5,7 +5,7 @@
  * import { scanFiles } from "./scan/index.js";
  * const { files, diagnostics } = await scanFiles("/repo", { exclude: ["**\/*.test.ts"] });
  */
-export { DEFAULT_MAX_FILE_BYTES, resolveScanRoot, scanFiles, type ScanHints } from "./scan-files.js";
+export { DEFAULT_MAX_FILE_BYTES, rescanFiles, resolveScanRoot, scanFiles, type ScanHints } from "./scan-files.js";
 export {
   EXCLUDED_DIR_NAMES,
   EXCLUDED_FILE_PATTERNS,

@@ -140,6 +140,35 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
   return { root: realRoot, files, diagnostics: state.diagnostics };
 }
 
+/**
+ * The scan `previous` made, again, when only the files at `paths` can have
+ * changed since (a watch's word): each is inspected as the walk inspects a
+ * file (a regular file still, its size, binary or generated), the others
+ * are taken as they were, without reading a folder. Undefined when one of
+ * them is no file of that scan (a new or removed file, a folder, an ignore
+ * or config file), was reached through a link, or would now be skipped:
+ * only a full scan can tell then. Trusting the watch is the caller's choice
+ * (the daemon's refresh); a command checks every file.
+ *
+ * @example
+ * const again = rescanFiles(lastScan, ["src/a.ts"], options) ?? (await scanFiles(root, options));
+ */
+export function rescanFiles(previous: ScanResult, paths: Iterable<string>, options: ScanOptions = {}): ScanResult | undefined {
+  const maxFileBytes = checkMaxFileBytes(options.maxFileBytes);
+  const files = [...previous.files];
+  let positions: Map<string, number> | undefined;
+  for (const path of paths) {
+    positions ??= new Map(files.map((file, index) => [file.path, index]));
+    const index = positions.get(path);
+    const before = index !== undefined ? files[index] : undefined;
+    if (index === undefined || !before || before.absPath !== join(previous.root, path)) return undefined;
+    const outcome = inspectFile({ path, realPath: before.absPath, viaLink: false }, maxFileBytes);
+    if (!outcome.file || outcome.file.isDeclaration !== before.isDeclaration) return undefined;
+    files[index] = outcome.file;
+  }
+  return { root: previous.root, files, diagnostics: previous.diagnostics };
+}
+
 /** Why a scan found nothing, and what brings files in: most often a root whose sources are all build output. */
 function noFilesWarning(hasInclude: boolean): Diagnostic {
   const found = hasInclude ? "no source file under the root matches the include globs" : "no source file under the root";

@@ -28,7 +28,9 @@ export interface FolderWatch {
 
 /**
  * Watch folders under `root`; `onChange` is called once for each burst of
- * events in them (the events of the first few milliseconds of a change). A
+ * events in them (the events of the first few milliseconds of a change),
+ * with the root-relative paths of the entries they named (undefined when
+ * one named none, as some platforms' events do: anything may have changed). A
  * folder that cannot be watched (gone, or the system's watch limit
  * reached) is left out, and `log` says so once (a line without the
  * caller's prefix).
@@ -37,13 +39,19 @@ export interface FolderWatch {
  * const watch = watchFolders(root, () => scheduleRefresh(), (line) => console.error(`daemon: ${line}`));
  * watch.follow(Object.keys(index.files));
  */
-export function watchFolders(root: string, onChange: () => void, log: (line: string) => void): FolderWatch {
+export function watchFolders(root: string, onChange: (paths: ReadonlySet<string> | undefined) => void, log: (line: string) => void): FolderWatch {
   const watchers = new Map<string, FSWatcher>();
   let settling: NodeJS.Timeout | undefined;
-  const changed = () => {
+  // the entries the burst's events named; undefined once one named none (or a watch failed)
+  let named: Set<string> | undefined = new Set();
+  const changed = (path?: string) => {
+    if (path === undefined) named = undefined;
+    else named?.add(path);
     settling ??= setTimeout(() => {
       settling = undefined;
-      onChange();
+      const paths = named;
+      named = new Set();
+      onChange(paths);
     }, SETTLE_MS);
   };
   let warned = false;
@@ -69,7 +77,10 @@ export function watchFolders(root: string, onChange: () => void, log: (line: str
       for (const folder of wanted) {
         if (watchers.has(folder)) continue;
         try {
-          const watcher = watch(folder === "" ? root : join(root, folder), { persistent: false }, changed);
+          const watcher = watch(folder === "" ? root : join(root, folder), { persistent: false }, (_event, name) => {
+            const entry = typeof name === "string" ? name : undefined;
+            changed(entry === undefined ? undefined : folder === "" ? entry : `${folder}/${entry}`);
+          });
           // a folder removed, or the watch lost: the next follow watches it again if it still holds files
           watcher.on("error", () => {
             unwatch(folder);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RootError, UsageError } from "../../src/errors.js";
-import { scanFiles } from "../../src/scan/index.js";
+import { rescanFiles, scanFiles } from "../../src/scan/index.js";
 import type { ScanResult } from "../../src/types.js";
 
 const isRootUser = process.getuid?.() === 0;
@@ -567,5 +567,33 @@ describe("scanFiles: determinism and scale", () => {
     const result = await scanFiles(dir);
     expect(result.files).toHaveLength(3000);
     expect(pathsOf(result)).toEqual(Object.keys(files).sort());
+  });
+});
+
+describe("rescanFiles: a scan again, when a watch says which files changed", () => {
+  it("looks at the named files again and takes the others as they were, without reading a folder", async () => {
+    await writeTree(dir, { "src/a.ts": "export const a = 1;\n", "src/b.ts": "export const b = 1;\n" });
+    const first = await scanFiles(dir);
+    await writeFile(join(dir, "src/a.ts"), "export const a = 1;\nexport const more = 2;\n");
+    await writeTree(dir, { "src/unseen.ts": "" }); // not named: a rescan does not look for it
+    const again = rescanFiles(first, ["src/a.ts"]);
+    expect(pathsOf(again as ScanResult)).toEqual(["src/a.ts", "src/b.ts"]);
+    expect(again?.files[0]?.size).toBe((await stat(join(dir, "src/a.ts"))).size);
+    expect(again?.files[1]).toBe(first.files[1]);
+    expect(pathsOf(await scanFiles(dir))).toEqual(["src/a.ts", "src/b.ts", "src/unseen.ts"]);
+  });
+
+  it("gives up (a full scan can tell) on a path that is no file of the scan, a removed file or one now skipped", async () => {
+    await writeTree(dir, { "src/a.ts": "export const a = 1;\n", "src/b.ts": "", "tsconfig.json": "{}" });
+    const first = await scanFiles(dir);
+    expect(rescanFiles(first, ["src/new.ts"])).toBeUndefined();
+    expect(rescanFiles(first, ["src"])).toBeUndefined();
+    expect(rescanFiles(first, ["tsconfig.json"])).toBeUndefined();
+    await rm(join(dir, "src/b.ts"));
+    expect(rescanFiles(first, ["src/b.ts"])).toBeUndefined();
+    await writeFile(join(dir, "src/a.ts"), "// @generated\nexport const a = 1;\n");
+    expect(rescanFiles(first, ["src/a.ts"])).toBeUndefined();
+    await writeFile(join(dir, "src/a.ts"), "x".repeat(2000));
+    expect(rescanFiles(first, ["src/a.ts"], { maxFileBytes: 1000 })).toBeUndefined();
   });
 });

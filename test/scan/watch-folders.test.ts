@@ -45,4 +45,16 @@ describe("daemon watch", () => {
     watch.close();
     expect(watch.size).toBe(0);
   });
+
+  it("reports the root-relative paths a burst of events named", async () => {
+    const reports: Array<string[] | undefined> = [];
+    const watch = watchFolders(root, (paths) => void reports.push(paths ? [...paths].sort() : undefined), () => undefined);
+    watch.follow(["src/a/one.ts", "top.ts"]);
+    appendFileSync(join(root, "src/a/one.ts"), "export const two = 2;\n");
+    appendFileSync(join(root, "top.ts"), "export const more = 2;\n");
+    await waitFor(() => reports.flat().includes("top.ts") && reports.flat().includes("src/a/one.ts"));
+    watch.close();
+    expect(reports.every((paths) => paths !== undefined)).toBe(true);
+    expect([...new Set(reports.flat())].sort()).toEqual(["src/a/one.ts", "top.ts"]);
+  });
 });

@@ -75,6 +75,26 @@ describe("index kept in memory", () => {
     expect(comparable(fromDisk)).toEqual(await uncached(root));
   });
 
+  it("with the files a watch says changed, the remembered scan is reused: those are looked at, a new file named too, an unnamed one left to the next full check", async () => {
+    await buildGraph(root, { cacheDir, memory });
+    appendFileSync(join(root, "src/models/money.ts"), "\nexport function addedLater(): number { return 1; }\n");
+    writeFileSync(join(root, "src/unnamed.ts"), "export const unnamed = 1;\n");
+    const told = await buildGraph(root, { cacheDir, memory, changedPaths: ["src/models/money.ts"] });
+    expect(told.cache).toMatchObject({ parsed: 1 });
+    expect(told.graph.hasNode("src/models/money.ts#addedLater")).toBe(true);
+    expect(told.graph.hasNode("src/unnamed.ts")).toBe(false); // the watch did not name it: trusted
+    // a path that is no file of the remembered scan: the root is scanned
+    writeFileSync(join(root, "src/named.ts"), "export const named = 1;\n");
+    const scanned = await buildGraph(root, { cacheDir, memory, changedPaths: ["src/named.ts"] });
+    expect(scanned.graph.hasNode("src/named.ts")).toBe(true);
+    expect(scanned.graph.hasNode("src/unnamed.ts")).toBe(true);
+    expect(comparable(scanned)).toEqual(await uncached(root));
+    // other scan options than the remembered scan's: the root is scanned
+    appendFileSync(join(root, "src/models/money.ts"), "\nexport const alsoLater = 2;\n");
+    const other = await buildGraph(root, { cacheDir, memory, exclude: ["src/named.ts"], changedPaths: ["src/models/money.ts"] });
+    expect(other.graph.hasNode("src/named.ts")).toBe(false);
+  });
+
   it("an export added that no reader asks for leaves the readers' edges as they were; one a reader asks for recomputes that reader", async () => {
     // summary.ts reaches money.ts through the barrel's `export * as money`, and will ask it for roundMoney
     const summary = join(root, "src/reports/summary.ts");
