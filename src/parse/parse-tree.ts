@@ -207,6 +207,13 @@ function editTree(tree: Parser.Tree, text: string, repairs: readonly TextRepair[
  * without the failed parse). Else, when a fallback grammar is given and
  * the text looks like JSX, parse again with the fallback and keep the tree
  * with fewer errors.
+ *
+ * With `options.previous` (the trees kept from the file's last parse) each
+ * parse above starts from the matching kept tree: the text as it is from
+ * the tree of the text as it was (its broken tree when it was repaired),
+ * the repaired text from the clean one. A clean tree so made is the tree a
+ * full parse makes; a repaired parse from a kept tree that is not clean is
+ * done again in full.
  */
 export function parseWithFallback(language: LanguageId, text: string, jsxFallback?: LanguageId, options: ParseOptions = {}): ChosenTree {
   const loaded = loadLanguage(language);
