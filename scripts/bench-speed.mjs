@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Speed benchmark: the persistent index against the parser's own speed and dependency-cruiser.
 //
-//   npm run bench:speed [-- --runs 10] [--cold-runs 3] [--package rxjs,effect,monaco,date-fns] [--no-depcruise] [--synthetic-copies 2]
+//   npm run bench:speed [-- --runs 10] [--cold-runs 3] [--edit-runs 3] [--package rxjs,effect,monaco,date-fns] [--no-depcruise] [--synthetic-copies 2]
 //
 // Packages come from `npm pack` into .bench-cache/speed/<name> (pinned specs below). For each, measured in
 // this run, every figure from a fresh child process of a frozen copy of dist/ (see snapshot-build.mjs):
@@ -11,8 +11,10 @@
 //   raw and cold are run --cold-runs times, interleaved, and the median run of each is shown;
 // - warm query: `graph-retrieve "<task>" --format json` over the built index, whole process, p50 of --runs;
 // - edit: append a function to one file of a copy of the package, then `graph-retrieve index` again;
-// - daemon: the warm query and a second edit again, answered by `graph-retrieve daemon start` (the index
-//   in memory; the client process still timed from start to exit);
+//   --edit-runs times, the median run shown;
+// - daemon: the warm query, and the edit again (--edit-runs times, each in a daemon started just before),
+//   answered by `graph-retrieve daemon start` (the index in memory; the client process still timed from
+//   start to exit);
 // - dependency-cruiser 17.4.3 on the same folder (like scripts/bench-graph.mjs: --no-config,
 //   --ts-pre-compilation-deps, --ts-config when present), and its edge agreement with ours;
 // - 20k files: a synthetic tree of copies of the largest package's files under renamed folders, cold
@@ -94,6 +96,11 @@ async function edgesChild(root, build, scanJson, cacheDir) {
 
 const say = (line = "") => process.stdout.write(line + "\n");
 const lastLine = (text) => String(text).trim().split("\n").at(-1) ?? "";
+
+/** The run of median wall time (the lower middle one of an even number). */
+function medianRun(runs) {
+  return [...runs].sort((a, b) => a.wallSeconds - b.wallSeconds)[Math.floor((runs.length - 1) / 2)];
+}
 
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -221,16 +228,26 @@ async function measurePackage(pkg, options) {
   ageTree(copy);
   check(await runTimed(process.execPath, indexArgs(copy, include, copyIndex)), "index of the copy");
   const victim = coldSummary.files > 0 ? findLargestTs(path.join(copy, pkg.dir)) : null;
-  // valid in .js and .ts alike: a type annotation in a .js file would send it to the TypeScript fallback
-  fs.appendFileSync(victim, "\nexport function benchEditedLater() { return 42; }\n");
-  const edit = check(await runTimed(process.execPath, indexArgs(copy, include, copyIndex)), "edit refresh");
-  result.edit = { file: path.relative(copy, victim), wallSeconds: edit.seconds, ...JSON.parse(lastLine(edit.stdout)) };
-  // a second edit of the same file, refreshed by a daemon that holds the index in memory
-  await withDaemon(copy, include, copyIndex, async () => {
-    fs.appendFileSync(victim, "\nexport function benchEditedAgain() { return 43; }\n");
-    const again = check(await runTimed(process.execPath, indexArgs(copy, include, copyIndex)), "daemon edit refresh");
-    result.daemonEdit = { wallSeconds: again.seconds, ...JSON.parse(lastLine(again.stdout)) };
-  });
+  // --edit-runs edits, each a new function appended (valid in .js and .ts alike: a type annotation in a .js
+  // file would send it to the TypeScript fallback), then `index`; the median run is shown
+  const edits = [];
+  for (let i = 0; i < options.editRuns; i++) {
+    fs.appendFileSync(victim, `\nexport function benchEditedLater${i}() { return ${i}; }\n`);
+    const edit = check(await runTimed(process.execPath, indexArgs(copy, include, copyIndex)), "edit refresh");
+    edits.push({ wallSeconds: edit.seconds, ...JSON.parse(lastLine(edit.stdout)) });
+  }
+  result.edit = { file: path.relative(copy, victim), ...medianRun(edits), runs: edits.map((e) => e.wallSeconds) };
+  // the same edits refreshed by a daemon that holds the index in memory: each in a daemon started just
+  // before (its first edit, the slowest: nothing of the edit's own path has run in it yet)
+  const daemonEdits = [];
+  for (let i = 0; i < options.editRuns; i++) {
+    await withDaemon(copy, include, copyIndex, async () => {
+      fs.appendFileSync(victim, `\nexport function benchEditedAgain${i}() { return ${i}; }\n`);
+      const again = check(await runTimed(process.execPath, indexArgs(copy, include, copyIndex)), "daemon edit refresh");
+      daemonEdits.push({ wallSeconds: again.seconds, ...JSON.parse(lastLine(again.stdout)) });
+    });
+  }
+  result.daemonEdit = { ...medianRun(daemonEdits), runs: daemonEdits.map((e) => e.wallSeconds) };
 
   if (options.depcruise && fs.existsSync(DEPCRUISE_BIN)) {
     const out = path.join(WORK, `${pkg.name}.depcruise.json`);
@@ -321,7 +338,8 @@ const ratio = (a, b) => (a == null || b == null || b === 0 ? "-" : (a / b).toFix
 function printSummary(results, synthetic) {
   say();
   const coldRuns = results.find((r) => r.cold?.runs)?.cold.runs.length ?? 1;
-  say(`seconds; raw = tree-sitter parse+query, 1 thread, in-process; cold/edit/warm = whole CLI process (in-process ms in brackets); raw and cold: median of ${coldRuns} interleaved runs;`);
+  const editRuns = results.find((r) => r.edit?.runs)?.edit.runs.length ?? 1;
+  say(`seconds; raw = tree-sitter parse+query, 1 thread, in-process; cold/edit/warm = whole CLI process (in-process ms in brackets); raw and cold: median of ${coldRuns} interleaved runs; edits: median of ${editRuns};`);
   say("daemon = the same command answered by `graph-retrieve daemon start` (index in memory), client process start to exit");
   const rows = [
     ["package", "files", "raw s", "cold s", "cold/raw", "cold RSS MB", "warm query p50 s", "daemon query p50 s", "warm index s", "edit s", "edit/cold", "daemon edit s", "daemon edit/cold", "dc s", "dc/cold", "edges both/dc"],
@@ -358,11 +376,12 @@ function printSummary(results, synthetic) {
 // ---------------------------------------------------------------- main
 
 function parseArgs(argv) {
-  const options = { runs: 10, coldRuns: 3, packages: PACKAGES.map((p) => p.name), depcruise: true, syntheticCopies: 2 };
+  const options = { runs: 10, coldRuns: 3, editRuns: 3, packages: PACKAGES.map((p) => p.name), depcruise: true, syntheticCopies: 2 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--runs") options.runs = Math.max(1, Number.parseInt(argv[++i], 10) || 10);
     else if (arg === "--cold-runs") options.coldRuns = Math.max(1, Number.parseInt(argv[++i], 10) || 3);
+    else if (arg === "--edit-runs") options.editRuns = Math.max(1, Number.parseInt(argv[++i], 10) || 3);
     else if (arg === "--package") options.packages = String(argv[++i]).split(",").filter(Boolean);
     else if (arg === "--no-depcruise") options.depcruise = false;
     else if (arg === "--synthetic-copies") options.syntheticCopies = Math.max(0, Number.parseInt(argv[++i], 10) || 0);
