@@ -230,7 +230,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
 
   // ---- resolve: stored targets while the file set, the configs and the file's specifiers are unchanged
   const paths = parsedFiles.map((f) => f.path);
-  const fingerprint = cacheDir !== undefined ? await resolutionFingerprint(scan.root, paths, configNames) : undefined;
+  const fingerprint = cacheDir !== undefined ? resolutionFingerprint(scan.root, paths, configNames) : undefined;
   const sameFingerprint = fingerprint !== undefined && loaded?.store.resolution?.fingerprint === fingerprint;
   const toResolve: ParsedFile[] = [];
   for (const parsed of parsedFiles) {
