@@ -155,6 +155,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
   const total = scan.files.length;
   let done = 0;
   let rehashed = 0;
+  let rehashedAsBefore = 0;
   const jobs: ParseJob[] = [];
   let jobBytes = 0;
   const gone = goneEntriesByHash(previous, scan.files);
@@ -168,7 +169,15 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     if (entry && entry.parsed.isDeclaration === file.isDeclaration) {
       const hash = await hashFile(file);
       if (hash === entry.hash) {
-        entries.set(file.path, { ...entry, size: file.size, mtimeMs: stableMtime(file, scanWallClock) });
+        const mtimeMs = stableMtime(file, scanWallClock);
+        // the same bytes with an mtime still too recent to store (a file edited in the last seconds, checked
+        // again): the entry as it was, nothing to write
+        if (mtimeMs === entry.mtimeMs && file.size === entry.size) {
+          entries.set(file.path, entry);
+          rehashedAsBefore++;
+        } else {
+          entries.set(file.path, { ...entry, size: file.size, mtimeMs });
+        }
         rehashed++;
         options.onProgress?.(++done, total);
         continue;
@@ -323,7 +332,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     const changed =
       !loaded.found ||
       jobs.length > 0 ||
-      rehashed > 0 ||
+      rehashed > rehashedAsBefore ||
       toResolve.length > 0 ||
       !graphReused ||
       Object.keys(previous).length !== entries.size;

@@ -5,7 +5,7 @@
  * still equal the same build without any index, and what it writes must be
  * the index a build without memory would use.
  */
-import { appendFileSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildGraph, createIndexMemory, flushIndexMemory, prepareIndexMemory, type IndexMemory } from "../../src/index.js";
@@ -93,6 +93,34 @@ describe("index kept in memory", () => {
     appendFileSync(join(root, "src/models/money.ts"), "\nexport const alsoLater = 2;\n");
     const other = await buildGraph(root, { cacheDir, memory, exclude: ["src/named.ts"], changedPaths: ["src/models/money.ts"] });
     expect(other.graph.hasNode("src/named.ts")).toBe(false);
+  });
+
+  it("a file edited seconds ago is re-hashed by each check, but while its bytes are the same nothing is written; an edit of the same size is still seen", async () => {
+    await buildGraph(root, { cacheDir, memory });
+    await flushIndexMemory(memory);
+    const path = join(root, "src/models/money.ts");
+    appendFileSync(path, "\nexport const later = 1;\n");
+    const edited = await buildGraph(root, { cacheDir, memory });
+    expect(edited.cache).toMatchObject({ parsed: 1 });
+    await flushIndexMemory(memory);
+    const store = memory.latest?.store;
+    // its mtime is too recent to trust (another write in the same tick would keep size and mtime): re-hashed
+    const again = await buildGraph(root, { cacheDir, memory });
+    expect(again.cache).toMatchObject({ parsed: 0, rehashed: 1 });
+    expect(memory.latest?.store).toBe(store);
+    expect(memory.pendingWrite).toBeUndefined();
+    // the same size, other bytes: the hash tells
+    writeFileSync(path, readFileSync(path, "utf8").replace("later = 1", "later = 2"));
+    const changed = await buildGraph(root, { cacheDir, memory });
+    expect(changed.cache).toMatchObject({ parsed: 1 });
+    // once old enough, its mtime is stored: one more write
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+    await flushIndexMemory(memory);
+    const settled = await buildGraph(root, { cacheDir, memory });
+    expect(settled.cache).toMatchObject({ parsed: 0, rehashed: 1 });
+    expect(memory.pendingWrite).toBeDefined();
+    expect(comparable(settled)).toEqual(await uncached(root));
   });
 
   it("an export added that no reader asks for leaves the readers' edges as they were; one a reader asks for recomputes that reader", async () => {
