@@ -113,6 +113,12 @@ describe("daemon", () => {
     expect(JSON.parse(index.stdout)).toMatchObject({ parsed: 0, reused: 19 });
     const graph = await forwarded(args("graph", "--format", "json"));
     expect(graph.stdout).toContain("src/auth/tokens.ts#rotateSigningKeys");
+    // a new file is no file of the last scan: that refresh scans the root, and finds it
+    const before = (await status()).refreshes;
+    writeFileSync(join(root, "src/auth/keys.ts"), "export const signingKeys: string[] = [];\n");
+    for (let i = 0; i < 100 && (await status()).refreshes === before; i++) await new Promise((done) => setTimeout(done, 50));
+    const added = await forwarded(args("index", "--format", "json"));
+    expect(JSON.parse(added.stdout)).toMatchObject({ files: 20, parsed: 0, reused: 20 });
     await daemon.stop();
 
     daemon = await startDaemon({ root, cacheDir, idleMinutes: 30, scan: {}, log: () => undefined, watch: false });
