@@ -595,7 +595,11 @@ function affectedFiles(
       if (these === undefined) any = true;
       else for (const name of these) names.add(name);
     }
-    if (!any && names.size === 0) continue;
+    if (any) {
+      affected.add(sorted[index] as string);
+      continue;
+    }
+    if (names.size === 0) continue;
     // the names the file or a file it read (a barrel on the way) can ask
     const key = [...names].sort(byCodeUnit).join("\u0000");
     let memo = asked.get(key);
@@ -605,8 +609,7 @@ function affectedFiles(
       if (answer === undefined) memo.set(i, (answer = asksAnyOf(parsedAt(i), names)));
       return answer;
     };
-    const asks = any || asksOf(index) || list.some(asksOf);
-    if (asks) affected.add(sorted[index] as string);
+    if (asksOf(index) || list.some(asksOf)) affected.add(sorted[index] as string);
   }
   return { affected, changed: new Set([...changed].map((index) => sorted[index] as string)) };
 }

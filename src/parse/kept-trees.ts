@@ -30,6 +30,12 @@ export interface KeptTree {
   broken?: { text: string; tree: Parser.Tree };
 }
 
+/** Free a kept tree's native memory, and its broken tree's, when the binding allows it. */
+export function releaseKeptTree(kept: KeptTree): void {
+  releaseTree(kept.tree);
+  if (kept.broken) releaseTree(kept.broken.tree);
+}
+
 export interface TreeKeeperOptions {
   /** Trees at most. */
   files: number;
@@ -63,16 +69,12 @@ export function createTreeKeeper(options: TreeKeeperOptions = DEFAULT_KEPT_TREES
   const kept = new Map<string, KeptTree>();
   let chars = 0;
   const charsOf = (tree: KeptTree) => tree.text.length + (tree.broken?.text.length ?? 0);
-  const release = (tree: KeptTree) => {
-    releaseTree(tree.tree);
-    if (tree.broken) releaseTree(tree.broken.tree);
-  };
   const drop = (path: string) => {
     const tree = kept.get(path);
     if (!tree) return;
     kept.delete(path);
     chars -= charsOf(tree);
-    release(tree);
+    releaseKeptTree(tree);
   };
   return {
     take(path) {
@@ -85,7 +87,7 @@ export function createTreeKeeper(options: TreeKeeperOptions = DEFAULT_KEPT_TREES
     keep(path, tree) {
       drop(path);
       if (charsOf(tree) > options.chars || options.files < 1) {
-        release(tree);
+        releaseKeptTree(tree);
         return;
       }
       kept.set(path, tree);

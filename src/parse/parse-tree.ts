@@ -5,7 +5,7 @@
 import type Parser from "tree-sitter";
 import type { LanguageId } from "../types.js";
 import { GRAMMARS } from "./languages.js";
-import type { KeptTree } from "./kept-trees.js";
+import { type KeptTree, releaseKeptTree } from "./kept-trees.js";
 import { type LoadedLanguage, loadLanguage } from "./load-language.js";
 import { ALWAYS_TRIPS, mayHaveTrippingGap, type RepairedText, repairGrammarGaps, type TextRepair } from "./repair-grammar-gaps.js";
 
@@ -156,11 +156,6 @@ function parseCleanFrom(loaded: LoadedLanguage, text: string, previous: TextTree
   return undefined;
 }
 
-function releaseKept(kept: KeptTree): void {
-  releaseTree(kept.tree);
-  if (kept.broken) releaseTree(kept.broken.tree);
-}
-
 /** What a parse may start from, and keep. */
 export interface ParseOptions {
   /** The trees kept from the file's last parse (see kept-trees.ts): consumed. */
@@ -220,7 +215,7 @@ export function parseWithFallback(language: LanguageId, text: string, jsxFallbac
   const repairs = GRAMMARS[loaded.language].repairsGrammarGaps;
   // the trees kept from this file's last parse (see kept-trees.ts), when of this grammar: each is used once
   let kept = options.previous?.language === loaded.language ? options.previous : undefined;
-  if (options.previous && !kept) releaseKept(options.previous);
+  if (options.previous && !kept) releaseKeptTree(options.previous);
   const take = (): KeptTree | undefined => {
     const tree = kept;
     kept = undefined;
