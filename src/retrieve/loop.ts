@@ -20,6 +20,8 @@ import { DEFAULT_BM25F, type Bm25fParameters } from "./signals/bm25f.js";
 import { DEFAULT_NOVELTY, orderByConceptNovelty, type NoveltyParameters } from "./signals/concept-novelty.js";
 import { pluralNameShare, pluralPartsOf } from "./signals/plural-name.js";
 import { scopeNameShare, scopeTermsOf } from "./signals/scope-name.js";
+import { compoundsOf, definedCompounds } from "./signals/compound-name.js";
+import { loadStopwords } from "./query-data.js";
 
 /** The BM25F parameters with the caller's overrides. */
 export function bm25fParameters(options: RetrieveOptions): Bm25fParameters {
@@ -245,10 +247,14 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
   const scopeTerms = scopeTermsOf(taskQuery.scopes ?? []);
   const scopeShare = (path: string) => scopeNameShare(context.index.byPath.get(path)?.fields.name ?? new Map(), scopeTerms);
   const pluralParts = pluralPartsOf(taskQuery.identifiers);
+  const stopwords = loadStopwords();
+  const compounds = compoundsOf(task, (word) => stopwords.english.has(word) || stopwords.boilerplate.has(word));
+  const exportedNames = (path: string) => (context.codeGraph.files.get(path)?.definitions ?? []).filter((d) => d.exported).map((d) => d.name);
   const ranked = orderBelowContext([...latest.values()], query.concepts, {
     novelty: options.tuning?.novelty,
     scopeShare,
     pluralShare: (path) => pluralNameShare(path, pluralParts),
+    compoundNames: (path) => definedCompounds(exportedNames(path), compounds),
     budgetTokens: options.budgetTokens ?? DEFAULT_BUDGET_TOKENS,
     tokensOf: (path) => context.index.byPath.get(path)?.tokens ?? 0,
   });
@@ -265,6 +271,8 @@ export interface BelowContextOptions {
   scopeShare?: (path: string) => number;
   /** Share of the task's plural code-word parts a file's name holds as written (see signals/plural-name.ts). */
   pluralShare?: (path: string) => number;
+  /** The exported names of a file that the task's prose words spell (see signals/compound-name.ts). */
+  compoundNames?: (path: string) => string[];
   /** The context's token budget (default: none) and each file's tokens: a file past the budget is no context and is ordered with the rest. */
   budgetTokens?: number;
   tokensOf?: (path: string) => number;
@@ -307,6 +315,7 @@ export function orderBelowContext(
   const parameters = { ...DEFAULT_NOVELTY, ...options.novelty };
   const scopeShare = options.scopeShare ?? (() => 0);
   const pluralShare = options.pluralShare ?? (() => 0);
+  const compoundNames = options.compoundNames ?? (() => []);
   const ranked = [...evaluations].sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
   const context = contextOf(ranked, options.budgetTokens ?? Infinity, options.tokensOf ?? (() => 0));
   const head = ranked.filter((e) => context.has(e));
@@ -314,16 +323,31 @@ export function orderBelowContext(
     .filter((e) => !context.has(e))
     .map((e) => (e.relevance >= CONTEXT_THRESHOLD ? { ...e, reason: `${e.reason}; over the ${options.budgetTokens}-token budget` } : e));
   const ceiling = Math.min(CONTEXT_THRESHOLD, head[head.length - 1]?.relevance ?? 1) - 0.001;
-  // a file named for the task's scope, or for a collection the task names in the plural, starts higher
-  const files = tail.map((e) => ({ ...e, definedConcepts: e.definedConcepts ?? [], scope: scopeShare(e.path), plural: pluralShare(e.path) }));
-  const lifted = files.map((e) => ({ ...e, relevance: e.relevance + parameters.scopeWeight * e.scope + parameters.pluralWeight * e.plural }));
+  // a file named for the task's scope, or for a collection the task names in the plural, or that exports
+  // an entity the task's words spell, starts higher
+  const files = tail.map((e) => ({
+    ...e,
+    definedConcepts: e.definedConcepts ?? [],
+    scope: scopeShare(e.path),
+    plural: pluralShare(e.path),
+    compound: compoundNames(e.path),
+  }));
+  const lifted = files.map((e) => ({
+    ...e,
+    relevance:
+      e.relevance +
+      parameters.scopeWeight * e.scope +
+      parameters.pluralWeight * e.plural +
+      (e.compound.length > 0 ? parameters.compoundWeight : 0),
+  }));
   const ordered = orderByConceptNovelty(lifted, concepts, ceiling, parameters);
   return [
     ...head,
-    ...ordered.map(({ novel, scope, plural, ...e }) => {
+    ...ordered.map(({ novel, scope, plural, compound, ...e }) => {
       const notes = [
         ...(scope > 0 ? ["named for the task's scope"] : []),
         ...(plural > 0 ? ["named for a plural the task names"] : []),
+        ...(compound.length > 0 ? [`exports ${compound.join(", ")}, which the task's words spell`] : []),
         ...(novel.length > 0 ? [`first below the context to define ${novel.join(", ")}`] : []),
       ];
       return notes.length > 0 ? { ...e, reason: `${e.reason}; ${notes.join("; ")}` } : e;

@@ -5,6 +5,7 @@ import { orderByConceptNovelty } from "../../src/retrieve/signals/concept-novelt
 import { pathTerms } from "../../src/retrieve/lexical-index.js";
 import { pluralNameShare, pluralPartsOf } from "../../src/retrieve/signals/plural-name.js";
 import { scopeNameShare, scopeTermsOf } from "../../src/retrieve/signals/scope-name.js";
+import { compoundsOf, definedCompounds } from "../../src/retrieve/signals/compound-name.js";
 
 const weights = new Map([
   ["decode", 1],
@@ -151,5 +152,48 @@ describe("plural name", () => {
     expect(ranked.map((e) => e.path)).toEqual(["src/types.ts", "src/queriesObserver.ts", "src/queryObserver.ts", "src/utils.ts"]);
     expect(ranked[1]!.reason).toContain("named for a plural the task names");
     expect(ranked[2]!.reason).not.toContain("plural");
+  });
+});
+
+describe("compound name", () => {
+  const stopwords = new Set(["a", "for", "of", "the", "in", "to", "some"]);
+  const isStopword = (word: string) => stopwords.has(word);
+
+  it("spells runs of two and three prose words as terms, function also as Fn", () => {
+    const compounds = compoundsOf("Type mismatch for navigate function", isStopword);
+    expect([...compounds].sort()).toEqual(["navig fn", "navig function", "type mismatch"]);
+    const names = ["QueryCache", "CacheState", "QueryCacheState", "StateCache", "Query"];
+    expect(definedCompounds(names, compoundsOf("the query cache state", isStopword))).toEqual(["QueryCache", "CacheState", "QueryCacheState"]);
+  });
+
+  it("breaks a run at stopwords, punctuation, code words and backticks", () => {
+    expect(compoundsOf("route. Match it", isStopword).has("rout match")).toBe(false);
+    expect(compoundsOf("route, match", isStopword).has("rout match")).toBe(false);
+    expect(compoundsOf("route of match", isStopword).size).toBe(0);
+    expect(compoundsOf("route matchRoutes match", isStopword).size).toBe(0);
+    expect(compoundsOf("route `x` match", isStopword).size).toBe(0);
+    expect(compoundsOf("route v2 match", isStopword).size).toBe(0);
+    // a closing quote or bracket ends the clause as well
+    expect(compoundsOf('the "route" match', isStopword).has("rout match")).toBe(false);
+  });
+
+  it("finds the names the compounds spell, plurals and inflections folded", () => {
+    const compounds = compoundsOf("some properties of a route matches in the store", isStopword);
+    expect(definedCompounds(["RouteMatch", "matchRoutes", "routeMatchStore", "RouteMatch"], compounds)).toEqual(["RouteMatch"]);
+    expect(definedCompounds(["NavigateFn", "navigate"], compoundsOf("the navigate function", isStopword))).toEqual(["NavigateFn"]);
+    expect(definedCompounds(["RouteMatch"], new Set())).toEqual([]);
+  });
+
+  it("starts a file that exports such a name higher below the context, with a reason", () => {
+    const compounds = compoundsOf("properties of a route match", isStopword);
+    const exported: Record<string, string[]> = { "src/Matches.ts": ["RouteMatch", "isMatch"], "src/link.ts": ["matchRoute"] };
+    const ranked = orderBelowContext(
+      [evaluation("src/router.ts", 0.9, []), evaluation("src/link.ts", 0.4, []), evaluation("src/utils.ts", 0.35, []), evaluation("src/Matches.ts", 0.1, [])],
+      new Map(),
+      { compoundNames: (path) => definedCompounds(exported[path] ?? [], compounds) },
+    );
+    expect(ranked.map((e) => e.path)).toEqual(["src/router.ts", "src/Matches.ts", "src/link.ts", "src/utils.ts"]);
+    expect(ranked[1]!.reason).toContain("exports RouteMatch, which the task's words spell");
+    expect(ranked[2]!.reason).not.toContain("spell");
   });
 });

@@ -136,6 +136,38 @@ describe("the loop", () => {
   });
 });
 
+describe("an entity the task's words spell", () => {
+  // router, link and utils talk of routes, matches, stores and properties all along; only Matches.ts exports the
+  // RouteMatch that "a route match" names, and it says nothing else
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), "gr-compound-"));
+    mkdirSync(join(root, "src"));
+    const files: Record<string, string> = {
+      "router.ts": "import type { RouteMatch } from \"./Matches\";\nimport { matchRoute, navigateTo } from \"./link\";\nimport { storeProperties } from \"./utils\";\n\n/** The router: it matches routes, keeps the matched routes in its store and navigates. */\nexport class Router {\n  store: { matches: RouteMatch[] } = { matches: [] };\n  /** Match every route against the location and store the matches. */\n  matchRoutes(location: string): RouteMatch[] {\n    const matches = [matchRoute(location)];\n    this.store = storeProperties({ matches });\n    return matches;\n  }\n  /** Navigate, then match the routes of the new location and store them. */\n  navigate(location: string): void {\n    navigateTo(location);\n    this.matchRoutes(location);\n  }\n}\n",
+      "link.ts": "import type { RouteMatch } from \"./Matches\";\n\n/** Match a route against a location; navigation starts with a route match. */\nexport function matchRoute(location: string): RouteMatch {\n  return { routeId: location, params: {} };\n}\n\n/** Navigate to a location: every navigation matches its route first. */\nexport function navigateTo(location: string): RouteMatch {\n  return matchRoute(location);\n}\n",
+      "utils.ts": "/** Copy the properties of a store update; reactive subscribers see the new properties. */\nexport function storeProperties<T extends object>(properties: T): T {\n  return { ...properties };\n}\n\n/** Make the work of a store update smaller: only changed properties are reactive. */\nexport function reduceWork<T extends object>(properties: T): T {\n  return properties;\n}\n",
+      "Matches.ts": "export interface RouteMatch {\n  routeId: string;\n  params: Record<string, string>;\n}\n",
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(root, "src", name), text);
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const task =
+    "Reduce navigation work by making some properties non-reactive. Some of the properties of a route match in the store do not need to be reactive.";
+
+  it("ranks the file exporting it right below the best file, and says why", async () => {
+    const result = await retrieve(task, { root });
+    expect(result.files.map((f) => f.path).slice(0, 2)).toEqual(["src/router.ts", "src/Matches.ts"]);
+    expect(result.files[1]!.reason).toContain("exports RouteMatch, which the task's words spell");
+  });
+
+  it("leaves it last without the compound (the words alone match the hubs)", async () => {
+    const result = await retrieve(task, { root, tuning: { novelty: { compoundWeight: 0 } } });
+    expect(result.files.map((f) => f.path).at(-1)).toBe("src/Matches.ts");
+  });
+});
+
 describe("plug points", () => {
   it("a custom evaluator rescores candidates", async () => {
     const seen: string[] = [];

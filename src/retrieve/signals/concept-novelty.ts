@@ -27,6 +27,8 @@ export interface NoveltyParameters {
   scopeWeight: number;
   /** Added to the relevance of a file named with a plural code word of the task, times the share of those plurals its name holds (see plural-name.ts). */
   pluralWeight: number;
+  /** Added to the relevance of a file that exports a name the task's prose words spell (see compound-name.ts). */
+  compoundWeight: number;
 }
 
 export const DEFAULT_NOVELTY: NoveltyParameters = {
@@ -34,6 +36,7 @@ export const DEFAULT_NOVELTY: NoveltyParameters = {
   noveltyWeight: 0.5,
   scopeWeight: 0.5,
   pluralWeight: 0.5,
+  compoundWeight: 0.5,
 };
 
 export interface RankedFile {
