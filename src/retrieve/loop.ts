@@ -21,6 +21,7 @@ import { DEFAULT_NOVELTY, orderByConceptNovelty, type NoveltyParameters } from "
 import { pluralNameShare, pluralPartsOf } from "./signals/plural-name.js";
 import { scopeNameShare, scopeTermsOf } from "./signals/scope-name.js";
 import { compoundsOf, definedCompounds } from "./signals/compound-name.js";
+import { entryBarrels, speaksOfModuleBoundary } from "./signals/entry-barrel.js";
 import { loadStopwords } from "./query-data.js";
 
 /** The BM25F parameters with the caller's overrides. */
@@ -255,6 +256,7 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
     scopeShare,
     pluralShare: (path) => pluralNameShare(path, pluralParts),
     compoundNames: (path) => definedCompounds(exportedNames(path), compounds),
+    entryBarrels: speaksOfModuleBoundary(task) ? new Set(entryBarrels(context.index.files.filter((f) => f.isBarrel).map((f) => f.path))) : undefined,
     budgetTokens: options.budgetTokens ?? DEFAULT_BUDGET_TOKENS,
     tokensOf: (path) => context.index.byPath.get(path)?.tokens ?? 0,
   });
@@ -273,6 +275,8 @@ export interface BelowContextOptions {
   pluralShare?: (path: string) => number;
   /** The exported names of a file that the task's prose words spell (see signals/compound-name.ts). */
   compoundNames?: (path: string) => string[];
+  /** The entry barrels, when the task speaks of imports or exports (see signals/entry-barrel.ts). */
+  entryBarrels?: ReadonlySet<string>;
   /** The context's token budget (default: none) and each file's tokens: a file past the budget is no context and is ordered with the rest. */
   budgetTokens?: number;
   tokensOf?: (path: string) => number;
@@ -324,13 +328,14 @@ export function orderBelowContext(
     .map((e) => (e.relevance >= CONTEXT_THRESHOLD ? { ...e, reason: `${e.reason}; over the ${options.budgetTokens}-token budget` } : e));
   const ceiling = Math.min(CONTEXT_THRESHOLD, head[head.length - 1]?.relevance ?? 1) - 0.001;
   // a file named for the task's scope, or for a collection the task names in the plural, or that exports
-  // an entity the task's words spell, starts higher
+  // an entity the task's words spell, or the entry barrel of a task about imports or exports, starts higher
   const files = tail.map((e) => ({
     ...e,
     definedConcepts: e.definedConcepts ?? [],
     scope: scopeShare(e.path),
     plural: pluralShare(e.path),
     compound: compoundNames(e.path),
+    entry: options.entryBarrels?.has(e.path) ?? false,
   }));
   const lifted = files.map((e) => ({
     ...e,
@@ -338,16 +343,18 @@ export function orderBelowContext(
       e.relevance +
       parameters.scopeWeight * e.scope +
       parameters.pluralWeight * e.plural +
-      (e.compound.length > 0 ? parameters.compoundWeight : 0),
+      (e.compound.length > 0 ? parameters.compoundWeight : 0) +
+      (e.entry ? parameters.entryWeight : 0),
   }));
   const ordered = orderByConceptNovelty(lifted, concepts, ceiling, parameters);
   return [
     ...head,
-    ...ordered.map(({ novel, scope, plural, compound, ...e }) => {
+    ...ordered.map(({ novel, scope, plural, compound, entry, ...e }) => {
       const notes = [
         ...(scope > 0 ? ["named for the task's scope"] : []),
         ...(plural > 0 ? ["named for a plural the task names"] : []),
         ...(compound.length > 0 ? [`exports ${compound.join(", ")}, which the task's words spell`] : []),
+        ...(entry ? ["the package's entry, and the task speaks of imports or exports"] : []),
         ...(novel.length > 0 ? [`first below the context to define ${novel.join(", ")}`] : []),
       ];
       return notes.length > 0 ? { ...e, reason: `${e.reason}; ${notes.join("; ")}` } : e;

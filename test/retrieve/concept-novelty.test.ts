@@ -6,6 +6,7 @@ import { pathTerms } from "../../src/retrieve/lexical-index.js";
 import { pluralNameShare, pluralPartsOf } from "../../src/retrieve/signals/plural-name.js";
 import { scopeNameShare, scopeTermsOf } from "../../src/retrieve/signals/scope-name.js";
 import { compoundsOf, definedCompounds } from "../../src/retrieve/signals/compound-name.js";
+import { entryBarrels, speaksOfModuleBoundary } from "../../src/retrieve/signals/entry-barrel.js";
 
 const weights = new Map([
   ["decode", 1],
@@ -195,5 +196,35 @@ describe("compound name", () => {
     expect(ranked.map((e) => e.path)).toEqual(["src/router.ts", "src/Matches.ts", "src/link.ts", "src/utils.ts"]);
     expect(ranked[1]!.reason).toContain("exports RouteMatch, which the task's words spell");
     expect(ranked[2]!.reason).not.toContain("spell");
+  });
+});
+
+describe("entry barrel", () => {
+  it("hears imports, exports and exposing in any form, and nothing else", () => {
+    for (const task of ["Do not reference DOM-related imports", "Export supporting interfaces", "Expose `Connectable`", "operators are re-exported", "importing from the top level"]) {
+      expect(speaksOfModuleBoundary(task)).toBe(true);
+    }
+    for (const task of ["Fix the important flag", "Exporter crashes", "exposure time", "a reimplementation of retry"]) {
+      expect(speaksOfModuleBoundary(task)).toBe(false);
+    }
+  });
+
+  it("is the shallowest barrel, one per package of a monorepo", () => {
+    expect(entryBarrels(["src/index.ts", "src/operators/index.ts", "src/ajax/index.ts"])).toEqual(["src/index.ts"]);
+    expect(entryBarrels(["packages/a/src/index.ts", "packages/b/src/index.ts", "packages/b/src/x/index.ts"])).toEqual([
+      "packages/a/src/index.ts",
+      "packages/b/src/index.ts",
+    ]);
+    expect(entryBarrels([])).toEqual([]);
+  });
+
+  it("starts the entry barrel higher below the context, with a reason", () => {
+    const ranked = orderBelowContext(
+      [evaluation("src/dom/events.ts", 0.9, []), evaluation("src/dom/fetch.ts", 0.3, []), evaluation("src/dom/animation.ts", 0.19, []), evaluation("src/index.ts", 0.05, [])],
+      new Map(),
+      { entryBarrels: new Set(["src/index.ts"]) },
+    );
+    expect(ranked.map((e) => e.path)).toEqual(["src/dom/events.ts", "src/dom/fetch.ts", "src/index.ts", "src/dom/animation.ts"]);
+    expect(ranked[2]!.reason).toContain("the package's entry");
   });
 });

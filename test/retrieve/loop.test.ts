@@ -168,6 +168,43 @@ describe("an entity the task's words spell", () => {
   });
 });
 
+describe("a task about imports or exports", () => {
+  // the DOM modules hold the task's words; the entry barrel that imports them holds only names
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), "gr-entry-"));
+    const files: Record<string, string> = {
+      "dom/fetch.ts": "/** Fetch over the DOM's fetch API; imports nothing from Node. */\nexport function fromFetch(url: string): Promise<string> {\n  return fetch(url).then((response) => response.text());\n}\n",
+      "dom/events.ts": "/** Events of a DOM element; the DOM types are referenced from lib.dom. */\nexport function fromEvent(target: EventTarget, name: string): void {\n  target.addEventListener(name, () => undefined);\n}\n",
+      "dom/animation.ts": "/** Animation frames from the DOM's requestAnimationFrame. */\nexport function animationFrames(): number {\n  return requestAnimationFrame(() => undefined);\n}\n",
+      "operators/map.ts": "export function map<T, R>(values: T[], project: (value: T) => R): R[] {\n  return values.map(project);\n}\n",
+      "operators/index.ts": "export { map } from \"./map\";\n",
+      "index.ts": "export { fromFetch } from \"./dom/fetch\";\nexport { fromEvent } from \"./dom/events\";\nexport { animationFrames } from \"./dom/animation\";\nexport { map } from \"./operators/index\";\n",
+    };
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(join(root, "src", name, ".."), { recursive: true });
+      writeFileSync(join(root, "src", name), text);
+    }
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("ranks the package's entry barrel above the files below the context, and says why", async () => {
+    const result = await retrieve("Do not reference DOM-related imports", { root });
+    const paths = result.files.map((f) => f.path);
+    expect(paths.indexOf("src/index.ts")).toBeLessThan(paths.indexOf("src/dom/animation.ts"));
+    expect(result.files.find((f) => f.path === "src/index.ts")!.reason).toContain("the package's entry, and the task speaks of imports or exports");
+  });
+
+  it("leaves it last when the task does not speak of imports or exports, or without the rule", async () => {
+    for (const result of [
+      await retrieve("Do not reference DOM-related types", { root }),
+      await retrieve("Do not reference DOM-related imports", { root, tuning: { novelty: { entryWeight: 0 } } }),
+    ]) {
+      expect(result.files.map((f) => f.path).at(-1)).toBe("src/index.ts");
+    }
+  });
+});
+
 describe("plug points", () => {
   it("a custom evaluator rescores candidates", async () => {
     const seen: string[] = [];

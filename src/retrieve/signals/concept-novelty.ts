@@ -29,6 +29,8 @@ export interface NoveltyParameters {
   pluralWeight: number;
   /** Added to the relevance of a file that exports a name the task's prose words spell (see compound-name.ts). */
   compoundWeight: number;
+  /** Added to the relevance of an entry barrel when the task speaks of imports or exports (see entry-barrel.ts). */
+  entryWeight: number;
 }
 
 export const DEFAULT_NOVELTY: NoveltyParameters = {
@@ -37,6 +39,7 @@ export const DEFAULT_NOVELTY: NoveltyParameters = {
   scopeWeight: 0.5,
   pluralWeight: 0.5,
   compoundWeight: 0.5,
+  entryWeight: 0.2,
 };
 
 export interface RankedFile {

@@ -1,0 +1,33 @@
+/**
+ * Entry barrel: a task about what the package imports or exports ("Export
+ * supporting interfaces from the top level", "Do not reference DOM-related
+ * imports") is a change to the package's boundary, which its entry barrel
+ * holds (`src/index.ts` re-exporting every module). The lexical match gives
+ * such a barrel little: it holds names, not the words of the task. The
+ * entry barrels are the barrels at the shallowest depth of the codebase (a
+ * monorepo has one per package at the same depth).
+ */
+
+/** Words for a module's boundary: import, export, expose and their forms. */
+const BOUNDARY_WORD = /\b(?:re-?)?(?:imports?|imported|importing|exports?|exported|exporting|expos(?:e|es|ed|ing))\b/i;
+
+/**
+ * @example
+ * speaksOfModuleBoundary("Do not reference DOM-related imports"); // true
+ * speaksOfModuleBoundary("Fix the important flag");               // false
+ */
+export function speaksOfModuleBoundary(task: string): boolean {
+  return BOUNDARY_WORD.test(task);
+}
+
+/**
+ * The barrels at the shallowest folder depth among `barrels` (paths).
+ *
+ * @example
+ * entryBarrels(["src/index.ts", "src/operators/index.ts"]); // ["src/index.ts"]
+ */
+export function entryBarrels(barrels: readonly string[]): string[] {
+  const depth = (path: string) => path.split("/").length;
+  const shallowest = Math.min(...barrels.map(depth));
+  return barrels.filter((path) => depth(path) === shallowest);
+}
