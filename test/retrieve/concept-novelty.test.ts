@@ -161,47 +161,48 @@ describe("compound name", () => {
   const isStopword = (word: string) => stopwords.has(word);
 
   it("spells runs of two and three prose words as terms, function also as Fn", () => {
-    const compounds = compoundsOf("Type mismatch for navigate function", isStopword);
-    expect([...compounds].sort()).toEqual(["navig fn", "navig function", "type mismatch"]);
-    const names = ["QueryCache", "CacheState", "QueryCacheState", "StateCache", "Query"];
-    expect(definedCompounds(names, compoundsOf("the query cache state", isStopword))).toEqual(["QueryCache", "CacheState", "QueryCacheState"]);
+    const compounds = compoundsOf("Type mismatch for retry function", isStopword);
+    expect([...compounds].sort()).toEqual(["retr fn", "retr function", "type mismatch"]);
+    const names = ["PriceCache", "CacheState", "PriceCacheState", "StateCache", "Price"];
+    expect(definedCompounds(names, compoundsOf("the price cache state", isStopword))).toEqual(["PriceCache", "CacheState", "PriceCacheState"]);
   });
 
   it("breaks a run at stopwords, punctuation, code words and backticks", () => {
-    expect(compoundsOf("route. Match it", isStopword).has("rout match")).toBe(false);
-    expect(compoundsOf("route, match", isStopword).has("rout match")).toBe(false);
-    expect(compoundsOf("route of match", isStopword).size).toBe(0);
-    expect(compoundsOf("route matchRoutes match", isStopword).size).toBe(0);
-    expect(compoundsOf("route `x` match", isStopword).size).toBe(0);
-    expect(compoundsOf("route v2 match", isStopword).size).toBe(0);
+    expect(compoundsOf("invoice. Line it", isStopword).has("invoic line")).toBe(false);
+    expect(compoundsOf("invoice, line", isStopword).has("invoic line")).toBe(false);
+    expect(compoundsOf("invoice of line", isStopword).size).toBe(0);
+    expect(compoundsOf("invoice lineTotal line", isStopword).size).toBe(0);
+    expect(compoundsOf("invoice `x` line", isStopword).size).toBe(0);
+    expect(compoundsOf("invoice v2 line", isStopword).size).toBe(0);
     // a closing quote or bracket ends the clause as well
-    expect(compoundsOf('the "route" match', isStopword).has("rout match")).toBe(false);
+    expect(compoundsOf('the "invoice" line', isStopword).has("invoic line")).toBe(false);
+    expect(compoundsOf('the "invoice line"', isStopword).has("invoic line")).toBe(true);
   });
 
   it("finds the names the compounds spell, plurals and inflections folded", () => {
-    const compounds = compoundsOf("some properties of a route matches in the store", isStopword);
-    expect(definedCompounds(["RouteMatch", "matchRoutes", "routeMatchStore", "RouteMatch"], compounds)).toEqual(["RouteMatch"]);
-    expect(definedCompounds(["NavigateFn", "navigate"], compoundsOf("the navigate function", isStopword))).toEqual(["NavigateFn"]);
-    expect(definedCompounds(["RouteMatch"], new Set())).toEqual([]);
+    const compounds = compoundsOf("some amounts of the invoice lines in the store", isStopword);
+    expect(definedCompounds(["InvoiceLine", "lineInvoices", "invoiceLineStore", "InvoiceLine"], compounds)).toEqual(["InvoiceLine"]);
+    expect(definedCompounds(["RetryFn", "retry"], compoundsOf("the retry function", isStopword))).toEqual(["RetryFn"]);
+    expect(definedCompounds(["InvoiceLine"], new Set())).toEqual([]);
   });
 
   it("starts a file that exports such a name higher below the context, with a reason", () => {
-    const compounds = compoundsOf("properties of a route match", isStopword);
-    const exported: Record<string, string[]> = { "src/Matches.ts": ["RouteMatch", "isMatch"], "src/link.ts": ["matchRoute"] };
+    const compounds = compoundsOf("amounts of an invoice line", isStopword);
+    const exported: Record<string, string[]> = { "src/InvoiceLine.ts": ["InvoiceLine", "isLine"], "src/totals.ts": ["lineInvoice"] };
     const ranked = orderBelowContext(
-      [evaluation("src/router.ts", 0.9, []), evaluation("src/link.ts", 0.4, []), evaluation("src/utils.ts", 0.35, []), evaluation("src/Matches.ts", 0.1, [])],
+      [evaluation("src/billing.ts", 0.9, []), evaluation("src/totals.ts", 0.4, []), evaluation("src/store.ts", 0.35, []), evaluation("src/InvoiceLine.ts", 0.1, [])],
       new Map(),
       { compoundNames: (path) => definedCompounds(exported[path] ?? [], compounds) },
     );
-    expect(ranked.map((e) => e.path)).toEqual(["src/router.ts", "src/Matches.ts", "src/link.ts", "src/utils.ts"]);
-    expect(ranked[1]!.reason).toContain("exports RouteMatch, which the task's words spell");
+    expect(ranked.map((e) => e.path)).toEqual(["src/billing.ts", "src/InvoiceLine.ts", "src/totals.ts", "src/store.ts"]);
+    expect(ranked[1]!.reason).toContain("exports InvoiceLine, which the task's words spell");
     expect(ranked[2]!.reason).not.toContain("spell");
   });
 });
 
 describe("entry barrel", () => {
   it("hears imports, exports and exposing in any form, and nothing else", () => {
-    for (const task of ["Do not reference DOM-related imports", "Export supporting interfaces", "Expose `Connectable`", "operators are re-exported", "importing from the top level"]) {
+    for (const task of ["Keep Node-only modules out of the imports", "Export the parser's option types", "Expose `Lexer`", "helpers are re-exported", "importing from the top level"]) {
       expect(speaksOfModuleBoundary(task)).toBe(true);
     }
     for (const task of ["Fix the important flag", "Exporter crashes", "exposure time", "a reimplementation of retry"]) {
@@ -210,7 +211,7 @@ describe("entry barrel", () => {
   });
 
   it("is the shallowest barrel, one per package of a monorepo", () => {
-    expect(entryBarrels(["src/index.ts", "src/operators/index.ts", "src/ajax/index.ts"])).toEqual(["src/index.ts"]);
+    expect(entryBarrels(["src/index.ts", "src/format/index.ts", "src/node/index.ts"])).toEqual(["src/index.ts"]);
     expect(entryBarrels(["packages/a/src/index.ts", "packages/b/src/index.ts", "packages/b/src/x/index.ts"])).toEqual([
       "packages/a/src/index.ts",
       "packages/b/src/index.ts",
@@ -220,11 +221,11 @@ describe("entry barrel", () => {
 
   it("starts the entry barrel higher below the context, with a reason", () => {
     const ranked = orderBelowContext(
-      [evaluation("src/dom/events.ts", 0.9, []), evaluation("src/dom/fetch.ts", 0.3, []), evaluation("src/dom/animation.ts", 0.19, []), evaluation("src/index.ts", 0.05, [])],
+      [evaluation("src/node/files.ts", 0.9, []), evaluation("src/node/processes.ts", 0.3, []), evaluation("src/node/env.ts", 0.19, []), evaluation("src/index.ts", 0.05, [])],
       new Map(),
       { entryBarrels: new Set(["src/index.ts"]) },
     );
-    expect(ranked.map((e) => e.path)).toEqual(["src/dom/events.ts", "src/dom/fetch.ts", "src/index.ts", "src/dom/animation.ts"]);
+    expect(ranked.map((e) => e.path)).toEqual(["src/node/files.ts", "src/node/processes.ts", "src/index.ts", "src/node/env.ts"]);
     expect(ranked[2]!.reason).toContain("the package's entry");
   });
 });

@@ -137,49 +137,48 @@ describe("the loop", () => {
 });
 
 describe("an entity the task's words spell", () => {
-  // router, link and utils talk of routes, matches, stores and properties all along; only Matches.ts exports the
-  // RouteMatch that "a route match" names, and it says nothing else
+  // billing, totals and store talk of invoices, lines, amounts and totals all along; only InvoiceLine.ts exports
+  // the InvoiceLine that "an invoice line" names, and it says nothing else
   let root: string;
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), "gr-compound-"));
     mkdirSync(join(root, "src"));
     const files: Record<string, string> = {
-      "router.ts": "import type { RouteMatch } from \"./Matches\";\nimport { matchRoute, navigateTo } from \"./link\";\nimport { storeProperties } from \"./utils\";\n\n/** The router: it matches routes, keeps the matched routes in its store and navigates. */\nexport class Router {\n  store: { matches: RouteMatch[] } = { matches: [] };\n  /** Match every route against the location and store the matches. */\n  matchRoutes(location: string): RouteMatch[] {\n    const matches = [matchRoute(location)];\n    this.store = storeProperties({ matches });\n    return matches;\n  }\n  /** Navigate, then match the routes of the new location and store them. */\n  navigate(location: string): void {\n    navigateTo(location);\n    this.matchRoutes(location);\n  }\n}\n",
-      "link.ts": "import type { RouteMatch } from \"./Matches\";\n\n/** Match a route against a location; navigation starts with a route match. */\nexport function matchRoute(location: string): RouteMatch {\n  return { routeId: location, params: {} };\n}\n\n/** Navigate to a location: every navigation matches its route first. */\nexport function navigateTo(location: string): RouteMatch {\n  return matchRoute(location);\n}\n",
-      "utils.ts": "/** Copy the properties of a store update; reactive subscribers see the new properties. */\nexport function storeProperties<T extends object>(properties: T): T {\n  return { ...properties };\n}\n\n/** Make the work of a store update smaller: only changed properties are reactive. */\nexport function reduceWork<T extends object>(properties: T): T {\n  return properties;\n}\n",
-      "Matches.ts": "export interface RouteMatch {\n  routeId: string;\n  params: Record<string, string>;\n}\n",
+      "billing.ts": "import type { InvoiceLine } from \"./InvoiceLine\";\nimport { formatAmount, lineTotal } from \"./totals\";\nimport { storeAmounts } from \"./store\";\n\n/** Billing: it totals the lines of an invoice, stores the amounts and formats them. */\nexport class Billing {\n  lines: InvoiceLine[] = [];\n  /** Total every line of the invoice and store the amounts. */\n  total(): number {\n    const amounts = this.lines.map((line) => lineTotal(line));\n    storeAmounts(amounts);\n    return amounts.reduce((sum, amount) => sum + amount, 0);\n  }\n  /** Format the invoice total as an amount. */\n  format(): string {\n    return formatAmount(this.total());\n  }\n}\n",
+      "totals.ts": "import type { InvoiceLine } from \"./InvoiceLine\";\n\n/** The total of an invoice line: every amount of the line, rounded. */\nexport function lineTotal(line: InvoiceLine): number {\n  return Math.round(line.quantity * line.price * 100) / 100;\n}\n\n/** Format an amount of an invoice; totals are rounded to cents. */\nexport function formatAmount(amount: number): string {\n  return amount.toFixed(2);\n}\n",
+      "store.ts": "/** Store the amounts of the invoice totals; stored amounts are rounded floats. */\nexport function storeAmounts(amounts: number[]): number[] {\n  return amounts.map((amount) => Math.round(amount * 100) / 100);\n}\n",
+      "InvoiceLine.ts": "export interface InvoiceLine {\n  quantity: number;\n  price: number;\n}\n",
     };
     for (const [name, text] of Object.entries(files)) writeFileSync(join(root, "src", name), text);
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  const task =
-    "Reduce navigation work by making some properties non-reactive. Some of the properties of a route match in the store do not need to be reactive.";
+  const task = "Rounding errors in the totals. Some amounts of an invoice line are stored as floats.";
 
   it("ranks the file exporting it right below the best file, and says why", async () => {
     const result = await retrieve(task, { root });
-    expect(result.files.map((f) => f.path).slice(0, 2)).toEqual(["src/router.ts", "src/Matches.ts"]);
-    expect(result.files[1]!.reason).toContain("exports RouteMatch, which the task's words spell");
+    expect(result.files.map((f) => f.path).slice(0, 2)).toEqual(["src/store.ts", "src/InvoiceLine.ts"]);
+    expect(result.files[1]!.reason).toContain("exports InvoiceLine, which the task's words spell");
   });
 
-  it("leaves it last without the compound (the words alone match the hubs)", async () => {
+  it("leaves it last without the compound (the words alone match the other files)", async () => {
     const result = await retrieve(task, { root, tuning: { novelty: { compoundWeight: 0 } } });
-    expect(result.files.map((f) => f.path).at(-1)).toBe("src/Matches.ts");
+    expect(result.files.map((f) => f.path).at(-1)).toBe("src/InvoiceLine.ts");
   });
 });
 
 describe("a task about imports or exports", () => {
-  // the DOM modules hold the task's words; the entry barrel that imports them holds only names
+  // the Node modules hold the task's words; the entry barrel that imports them holds only names
   let root: string;
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), "gr-entry-"));
     const files: Record<string, string> = {
-      "dom/fetch.ts": "/** Fetch over the DOM's fetch API; imports nothing from Node. */\nexport function fromFetch(url: string): Promise<string> {\n  return fetch(url).then((response) => response.text());\n}\n",
-      "dom/events.ts": "/** Events of a DOM element; the DOM types are referenced from lib.dom. */\nexport function fromEvent(target: EventTarget, name: string): void {\n  target.addEventListener(name, () => undefined);\n}\n",
-      "dom/animation.ts": "/** Animation frames from the DOM's requestAnimationFrame. */\nexport function animationFrames(): number {\n  return requestAnimationFrame(() => undefined);\n}\n",
-      "operators/map.ts": "export function map<T, R>(values: T[], project: (value: T) => R): R[] {\n  return values.map(project);\n}\n",
-      "operators/index.ts": "export { map } from \"./map\";\n",
-      "index.ts": "export { fromFetch } from \"./dom/fetch\";\nexport { fromEvent } from \"./dom/events\";\nexport { animationFrames } from \"./dom/animation\";\nexport { map } from \"./operators/index\";\n",
+      "node/files.ts": "import { readFileSync } from \"node:fs\";\n\n/** Read a file with Node's fs; browsers have no such module. */\nexport function readText(path: string): string {\n  return readFileSync(path, \"utf8\");\n}\n",
+      "node/processes.ts": "/** The Node process's arguments; the process global is Node-only. */\nexport function argumentsOf(): string[] {\n  return process.argv.slice(2);\n}\n",
+      "node/env.ts": "/** Environment variables of the running process. */\nexport function envValue(name: string): string | undefined {\n  return process.env[name];\n}\n",
+      "format/pad.ts": "export function pad(text: string, width: number): string {\n  return text.padEnd(width);\n}\n",
+      "format/index.ts": "export { pad } from \"./pad\";\n",
+      "index.ts": "export { readText } from \"./node/files\";\nexport { argumentsOf } from \"./node/processes\";\nexport { envValue } from \"./node/env\";\nexport { pad } from \"./format/index\";\n",
     };
     for (const [name, text] of Object.entries(files)) {
       mkdirSync(join(root, "src", name, ".."), { recursive: true });
@@ -188,17 +187,19 @@ describe("a task about imports or exports", () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it("ranks the package's entry barrel above the files below the context, and says why", async () => {
-    const result = await retrieve("Do not reference DOM-related imports", { root });
+  it("ranks the package's entry barrel above the files below the context it outweighs, and says why", async () => {
+    const result = await retrieve("Keep Node-only modules out of the imports", { root });
     const paths = result.files.map((f) => f.path);
-    expect(paths.indexOf("src/index.ts")).toBeLessThan(paths.indexOf("src/dom/animation.ts"));
+    expect(paths.indexOf("src/index.ts")).toBeLessThan(paths.indexOf("src/node/env.ts"));
     expect(result.files.find((f) => f.path === "src/index.ts")!.reason).toContain("the package's entry, and the task speaks of imports or exports");
+    // the barrel of a subfolder is no entry
+    expect(result.files.find((f) => f.path === "src/format/index.ts")?.reason ?? "").not.toContain("the package's entry");
   });
 
   it("leaves it last when the task does not speak of imports or exports, or without the rule", async () => {
     for (const result of [
-      await retrieve("Do not reference DOM-related types", { root }),
-      await retrieve("Do not reference DOM-related imports", { root, tuning: { novelty: { entryWeight: 0 } } }),
+      await retrieve("Keep Node-only modules out of the types", { root }),
+      await retrieve("Keep Node-only modules out of the imports", { root, tuning: { novelty: { entryWeight: 0 } } }),
     ]) {
       expect(result.files.map((f) => f.path).at(-1)).toBe("src/index.ts");
     }

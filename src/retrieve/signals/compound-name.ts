@@ -1,13 +1,13 @@
 /**
  * Compound name: consecutive words of the task's prose that spell, in order,
- * a name the codebase exports ("some properties of a route match" →
- * `RouteMatch`, "the navigate function" → `NavigateFn`). English writes a
+ * a name the codebase exports ("some amounts of an invoice line" →
+ * `InvoiceLine`, "the retry function" → `RetryFn`). English writes a
  * code entity as a noun compound, and the file that defines that entity is
  * the one the words are about, while the lexical match sees only two common
  * words that every hub holds. Each word is compared as a term (so plurals and
- * inflections fold: "route matches" → `RouteMatch`), and "function" also as
- * `Fn`, the suffix TypeScript code gives function types (`NavigateFn`,
- * `QueryFn`). Runs of two or three words count; a stopword, punctuation, a
+ * inflections fold: "invoice lines" → `InvoiceLine`), and "function" also as
+ * `Fn`, the suffix TypeScript code often gives function types (`RetryFn`,
+ * `CompareFn`). Runs of two or three words count; a stopword, punctuation, a
  * code word (camelCase, backticked) or a number breaks a run.
  */
 import { normaliseTerm, termsOfWord } from "../../util/terms.js";
@@ -44,8 +44,8 @@ function proseRuns(task: string, isStopword: (word: string) => boolean): string[
  * with a space (the form {@link definedCompounds} compares).
  *
  * @example
- * compoundsOf("Type mismatch for navigate function", (w) => w === "for");
- * // Set {"type mismatch", "navig function", "navig fn"}
+ * compoundsOf("Type mismatch for retry function", (w) => w === "for");
+ * // Set {"type mismatch", "retr function", "retr fn"}
  */
 export function compoundsOf(task: string, isStopword: (word: string) => boolean): Set<string> {
   const out = new Set<string>();
@@ -66,7 +66,7 @@ export function compoundsOf(task: string, isStopword: (word: string) => boolean)
  * The names among `names` that the task's compounds spell, each once, in order.
  *
  * @example
- * definedCompounds(["RouteMatch", "matchRoutes"], compoundsOf("a route match", () => false)); // ["RouteMatch"]
+ * definedCompounds(["InvoiceLine", "lineTotal"], compoundsOf("an invoice line", () => false)); // ["InvoiceLine"]
  */
 export function definedCompounds(names: readonly string[], compounds: ReadonlySet<string>): string[] {
   if (compounds.size === 0) return [];

@@ -1,7 +1,7 @@
 /**
  * Entry barrel: a task about what the package imports or exports ("Export
- * supporting interfaces from the top level", "Do not reference DOM-related
- * imports") is a change to the package's boundary, which its entry barrel
+ * the parser's option types", "Keep Node-only modules out of the imports")
+ * is a change to the package's boundary, which its entry barrel
  * holds (`src/index.ts` re-exporting every module). The lexical match gives
  * such a barrel little: it holds names, not the words of the task. The
  * entry barrels are the barrels at the shallowest depth of the codebase (a
@@ -13,7 +13,7 @@ const BOUNDARY_WORD = /\b(?:re-?)?(?:imports?|imported|importing|exports?|export
 
 /**
  * @example
- * speaksOfModuleBoundary("Do not reference DOM-related imports"); // true
+ * speaksOfModuleBoundary("Keep Node-only modules out of the imports"); // true
  * speaksOfModuleBoundary("Fix the important flag");               // false
  */
 export function speaksOfModuleBoundary(task: string): boolean {
@@ -24,7 +24,7 @@ export function speaksOfModuleBoundary(task: string): boolean {
  * The barrels at the shallowest folder depth among `barrels` (paths).
  *
  * @example
- * entryBarrels(["src/index.ts", "src/operators/index.ts"]); // ["src/index.ts"]
+ * entryBarrels(["src/index.ts", "src/format/index.ts"]); // ["src/index.ts"]
  */
 export function entryBarrels(barrels: readonly string[]): string[] {
   const depth = (path: string) => path.split("/").length;
