@@ -202,7 +202,7 @@ describe("compound name", () => {
 
 describe("entry barrel", () => {
   it("hears imports, exports and exposing in any form, and nothing else", () => {
-    for (const task of ["Keep Node-only modules out of the imports", "Export the parser's option types", "Expose `Lexer`", "helpers are re-exported", "importing from the top level"]) {
+    for (const task of ["Keep Node-only modules out of the imports", "Export the parser's option types", "Expose `Lexer`", "helpers are re-exported", "importing from the top level", "从入口导出解析器类型"]) {
       expect(speaksOfModuleBoundary(task)).toBe(true);
     }
     for (const task of ["Fix the important flag", "Exporter crashes", "exposure time", "a reimplementation of retry"]) {

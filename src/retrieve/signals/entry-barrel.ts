@@ -8,8 +8,8 @@
  * monorepo has one per package at the same depth).
  */
 
-/** Words for a module's boundary: import, export, expose and their forms. */
-const BOUNDARY_WORD = /\b(?:re-?)?(?:imports?|imported|importing|exports?|exported|exporting|expos(?:e|es|ed|ing))\b/i;
+/** Words for a module's boundary: import, export, expose and their forms; 导入 and 导出 (import, export). */
+const BOUNDARY_WORD = /\b(?:re-?)?(?:imports?|imported|importing|exports?|exported|exporting|expos(?:e|es|ed|ing))\b|导入|导出/i;
 
 /**
  * @example
