@@ -19,7 +19,7 @@ import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
 import { DEFAULT_BM25F, type Bm25fParameters } from "./signals/bm25f.js";
 import { DEFAULT_NOVELTY, orderByConceptNovelty, type NoveltyParameters } from "./signals/concept-novelty.js";
 import { pluralNameShare, pluralPartsOf } from "./signals/plural-name.js";
-import { scopeNameShare, scopeTermsOf } from "./signals/scope-name.js";
+import { scopeNamesFolder, scopeNameShare, scopeTermsOf } from "./signals/scope-name.js";
 import { compoundsOf, definedCompounds } from "./signals/compound-name.js";
 import { entryBarrels, speaksOfModuleBoundary } from "./signals/entry-barrel.js";
 import { loadStopwords } from "./query-data.js";
@@ -246,7 +246,13 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
   }
 
   const scopeTerms = scopeTermsOf(taskQuery.scopes ?? []);
-  const scopeShare = (path: string) => scopeNameShare(context.index.byPath.get(path)?.fields.name ?? new Map(), scopeTerms);
+  // a scope that names a folder names an area: the files in it, not the files named for it
+  const scopeIsFolder = scopeNamesFolder(
+    context.index.files.map((f) => f.fields.folder),
+    scopeTerms,
+  );
+  const scopeField = scopeIsFolder ? "folder" : "name";
+  const scopeShare = (path: string) => scopeNameShare(context.index.byPath.get(path)?.fields[scopeField] ?? new Map(), scopeTerms);
   const pluralParts = pluralPartsOf(taskQuery.identifiers);
   const stopwords = loadStopwords();
   const compounds = compoundsOf(task, (word) => stopwords.english.has(word) || stopwords.boilerplate.has(word));
@@ -254,6 +260,7 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
   const ranked = orderBelowContext([...latest.values()], query.concepts, {
     novelty: options.tuning?.novelty,
     scopeShare,
+    scopeIsFolder,
     pluralShare: (path) => pluralNameShare(path, pluralParts),
     compoundNames: (path) => definedCompounds(exportedNames(path), compounds),
     entryBarrels: speaksOfModuleBoundary(task) ? new Set(entryBarrels(context.index.files.filter((f) => f.isBarrel).map((f) => f.path))) : undefined,
@@ -269,8 +276,10 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
 /** How the files below the context are ordered; every field has a default. */
 export interface BelowContextOptions {
   novelty?: Partial<NoveltyParameters>;
-  /** Share of the task's scope terms a file's name holds (see signals/scope-name.ts). */
+  /** Share of the task's scope terms a file's name holds, or its folders when the scope names a folder (see signals/scope-name.ts). */
   scopeShare?: (path: string) => number;
+  /** The scope names a folder (the reason says so). */
+  scopeIsFolder?: boolean;
   /** Share of the task's plural code-word parts a file's name holds as written (see signals/plural-name.ts). */
   pluralShare?: (path: string) => number;
   /** The exported names of a file that the task's prose words spell (see signals/compound-name.ts). */
@@ -351,7 +360,7 @@ export function orderBelowContext(
     ...head,
     ...ordered.map(({ novel, scope, plural, compound, entry, ...e }) => {
       const notes = [
-        ...(scope > 0 ? ["named for the task's scope"] : []),
+        ...(scope > 0 ? [options.scopeIsFolder ? "in the folder the task's scope names" : "named for the task's scope"] : []),
         ...(plural > 0 ? ["named for a plural the task names"] : []),
         ...(compound.length > 0 ? [`exports ${compound.join(", ")}, which the task's words spell`] : []),
         ...(entry ? ["the package's entry, and the task speaks of imports or exports"] : []),

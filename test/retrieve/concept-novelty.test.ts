@@ -4,7 +4,7 @@ import { orderBelowContext } from "../../src/retrieve/loop.js";
 import { orderByConceptNovelty } from "../../src/retrieve/signals/concept-novelty.js";
 import { pathTerms } from "../../src/retrieve/lexical-index.js";
 import { pluralNameShare, pluralPartsOf } from "../../src/retrieve/signals/plural-name.js";
-import { scopeNameShare, scopeTermsOf } from "../../src/retrieve/signals/scope-name.js";
+import { scopeNamesFolder, scopeNameShare, scopeTermsOf } from "../../src/retrieve/signals/scope-name.js";
 import { compoundsOf, definedCompounds } from "../../src/retrieve/signals/compound-name.js";
 import { entryBarrels, speaksOfModuleBoundary } from "../../src/retrieve/signals/entry-barrel.js";
 
@@ -119,6 +119,29 @@ describe("scope name", () => {
     expect(scopeNameShare(pathTerms("src/queriesObserver.ts").name, scope)).toBe(0.5);
     expect(scopeNameShare(pathTerms("src/hydration.ts").name, scope)).toBe(0);
     expect(scopeNameShare(pathTerms("src/hydration.ts").name, [])).toBe(0);
+  });
+});
+
+describe("scope that names a folder", () => {
+  it("is a scope whose terms are all in one file's folders", () => {
+    const folders = ["src/internal/scheduler/AsyncAction.ts", "src/internal/operators/map.ts", "src/date-utils/format.ts"].map((p) => pathTerms(p).folder);
+    expect(scopeNamesFolder(folders, scopeTermsOf(["Schedulers"]))).toBe(true);
+    expect(scopeNamesFolder(folders, scopeTermsOf(["date-utils"]))).toBe(true);
+    expect(scopeNamesFolder(folders, scopeTermsOf(["subscribe"]))).toBe(false);
+    // every term in one file's folders: "scheduler" and "map" are in different files
+    expect(scopeNamesFolder(folders, scopeTermsOf(["schedulerMap"]))).toBe(false);
+    expect(scopeNamesFolder(folders, [])).toBe(false);
+  });
+
+  it("says so in the reason of the files it lifts", () => {
+    const scope = scopeTermsOf(["parse"]);
+    const ranked = orderBelowContext(
+      [evaluation("src/cli/parse-command.ts", 0.9, []), evaluation("src/util/quote.ts", 0.4, []), evaluation("src/parse/strings.ts", 0.1, [])],
+      new Map(),
+      { scopeShare: (path) => scopeNameShare(pathTerms(path).folder, scope), scopeIsFolder: true },
+    );
+    expect(ranked.map((e) => e.path)).toEqual(["src/cli/parse-command.ts", "src/parse/strings.ts", "src/util/quote.ts"]);
+    expect(ranked[1]!.reason).toContain("in the folder the task's scope names");
   });
 });
 

@@ -206,6 +206,41 @@ describe("a task about imports or exports", () => {
   });
 });
 
+describe("a scope that names a folder", () => {
+  // "parse:" is the src/parse/ folder: its files start higher below the context than a file outside it that
+  // holds the same words
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), "gr-scope-folder-"));
+    const files: Record<string, string> = {
+      "parse/strings.ts": "/** Read a string literal starting at `start`; returns the index after its closing quote. */\nexport function readStringLiteral(text: string, start: number): number {\n  let i = start + 1;\n  while (i < text.length && text[i] !== text[start]) i += text[i] === \"\\\\\" ? 2 : 1;\n  return i + 1;\n}\n",
+      "parse/tokens.ts": "import { readStringLiteral } from \"./strings\";\n\n/** Split source text into tokens. */\nexport function tokenize(text: string): string[] {\n  const out: string[] = [];\n  for (let i = 0; i < text.length; ) {\n    const end = text[i] === '\"' ? readStringLiteral(text, i) : i + 1;\n    out.push(text.slice(i, end));\n    i = end;\n  }\n  return out;\n}\n",
+      "cli/parse-command.ts": "import { tokenize } from \"../parse/tokens\";\nimport { quote } from \"../util/quote\";\n\n/** The parse command: prints each token of a file, quoted; an escaped quote in a string prints escaped. */\nexport function parseCommand(text: string): string {\n  return tokenize(text).map((token) => quote(token)).join(\"\\n\");\n}\n",
+      "util/quote.ts": "/** Quote a string for the terminal: an escaped quote stays escaped, a quoted string ends at its quote. */\nexport function quote(text: string): string {\n  return JSON.stringify(text);\n}\n",
+    };
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(join(root, "src", name, ".."), { recursive: true });
+      writeFileSync(join(root, "src", name), text);
+    }
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  const task = "parse: a quoted string with an escaped quote ends too early";
+
+  it("ranks the folder's files above the others below the context, and says why", async () => {
+    const result = await retrieve(task, { root });
+    const paths = result.files.map((f) => f.path);
+    expect(paths.indexOf("src/parse/strings.ts")).toBeLessThan(paths.indexOf("src/util/quote.ts"));
+    expect(result.files.find((f) => f.path === "src/parse/strings.ts")!.reason).toContain("in the folder the task's scope names");
+    expect(result.files.find((f) => f.path === "src/util/quote.ts")!.reason).not.toContain("scope");
+  });
+
+  it("leaves them in the lexical order without the scope", async () => {
+    const result = await retrieve(task, { root, tuning: { novelty: { scopeWeight: 0 } } });
+    expect(result.files.map((f) => f.path).at(-1)).toBe("src/parse/strings.ts");
+  });
+});
+
 describe("plug points", () => {
   it("a custom evaluator rescores candidates", async () => {
     const seen: string[] = [];
