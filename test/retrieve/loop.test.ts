@@ -136,20 +136,27 @@ describe("the loop", () => {
   });
 });
 
+/** A throwaway codebase in the OS temp folder: each file's path is relative to its src/. */
+function makeCodebase(prefix: string, files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(root, "src", name, ".."), { recursive: true });
+    writeFileSync(join(root, "src", name), text);
+  }
+  return root;
+}
+
 describe("an entity the task's words spell", () => {
   // billing, totals and store talk of invoices, lines, amounts and totals all along; only InvoiceLine.ts exports
   // the InvoiceLine that "an invoice line" names, and it says nothing else
   let root: string;
   beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), "gr-compound-"));
-    mkdirSync(join(root, "src"));
-    const files: Record<string, string> = {
+    root = makeCodebase("gr-compound-", {
       "billing.ts": "import type { InvoiceLine } from \"./InvoiceLine\";\nimport { formatAmount, lineTotal } from \"./totals\";\nimport { storeAmounts } from \"./store\";\n\n/** Billing: it totals the lines of an invoice, stores the amounts and formats them. */\nexport class Billing {\n  lines: InvoiceLine[] = [];\n  /** Total every line of the invoice and store the amounts. */\n  total(): number {\n    const amounts = this.lines.map((line) => lineTotal(line));\n    storeAmounts(amounts);\n    return amounts.reduce((sum, amount) => sum + amount, 0);\n  }\n  /** Format the invoice total as an amount. */\n  format(): string {\n    return formatAmount(this.total());\n  }\n}\n",
       "totals.ts": "import type { InvoiceLine } from \"./InvoiceLine\";\n\n/** The total of an invoice line: every amount of the line, rounded. */\nexport function lineTotal(line: InvoiceLine): number {\n  return Math.round(line.quantity * line.price * 100) / 100;\n}\n\n/** Format an amount of an invoice; totals are rounded to cents. */\nexport function formatAmount(amount: number): string {\n  return amount.toFixed(2);\n}\n",
       "store.ts": "/** Store the amounts of the invoice totals; stored amounts are rounded floats. */\nexport function storeAmounts(amounts: number[]): number[] {\n  return amounts.map((amount) => Math.round(amount * 100) / 100);\n}\n",
       "InvoiceLine.ts": "export interface InvoiceLine {\n  quantity: number;\n  price: number;\n}\n",
-    };
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(root, "src", name), text);
+    });
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -171,19 +178,14 @@ describe("a task about imports or exports", () => {
   // the Node modules hold the task's words; the entry barrel that imports them holds only names
   let root: string;
   beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), "gr-entry-"));
-    const files: Record<string, string> = {
+    root = makeCodebase("gr-entry-", {
       "node/files.ts": "import { readFileSync } from \"node:fs\";\n\n/** Read a file with Node's fs; browsers have no such module. */\nexport function readText(path: string): string {\n  return readFileSync(path, \"utf8\");\n}\n",
       "node/processes.ts": "/** The Node process's arguments; the process global is Node-only. */\nexport function argumentsOf(): string[] {\n  return process.argv.slice(2);\n}\n",
       "node/env.ts": "/** Environment variables of the running process. */\nexport function envValue(name: string): string | undefined {\n  return process.env[name];\n}\n",
       "format/pad.ts": "export function pad(text: string, width: number): string {\n  return text.padEnd(width);\n}\n",
       "format/index.ts": "export { pad } from \"./pad\";\n",
       "index.ts": "export { readText } from \"./node/files\";\nexport { argumentsOf } from \"./node/processes\";\nexport { envValue } from \"./node/env\";\nexport { pad } from \"./format/index\";\n",
-    };
-    for (const [name, text] of Object.entries(files)) {
-      mkdirSync(join(root, "src", name, ".."), { recursive: true });
-      writeFileSync(join(root, "src", name), text);
-    }
+    });
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -211,17 +213,12 @@ describe("a scope that names a folder", () => {
   // holds the same words
   let root: string;
   beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), "gr-scope-folder-"));
-    const files: Record<string, string> = {
+    root = makeCodebase("gr-scope-folder-", {
       "parse/strings.ts": "/** Read a string literal starting at `start`; returns the index after its closing quote. */\nexport function readStringLiteral(text: string, start: number): number {\n  let i = start + 1;\n  while (i < text.length && text[i] !== text[start]) i += text[i] === \"\\\\\" ? 2 : 1;\n  return i + 1;\n}\n",
       "parse/tokens.ts": "import { readStringLiteral } from \"./strings\";\n\n/** Split source text into tokens. */\nexport function tokenize(text: string): string[] {\n  const out: string[] = [];\n  for (let i = 0; i < text.length; ) {\n    const end = text[i] === '\"' ? readStringLiteral(text, i) : i + 1;\n    out.push(text.slice(i, end));\n    i = end;\n  }\n  return out;\n}\n",
       "cli/parse-command.ts": "import { tokenize } from \"../parse/tokens\";\nimport { quote } from \"../util/quote\";\n\n/** The parse command: prints each token of a file, quoted; an escaped quote in a string prints escaped. */\nexport function parseCommand(text: string): string {\n  return tokenize(text).map((token) => quote(token)).join(\"\\n\");\n}\n",
       "util/quote.ts": "/** Quote a string for the terminal: an escaped quote stays escaped, a quoted string ends at its quote. */\nexport function quote(text: string): string {\n  return JSON.stringify(text);\n}\n",
-    };
-    for (const [name, text] of Object.entries(files)) {
-      mkdirSync(join(root, "src", name, ".."), { recursive: true });
-      writeFileSync(join(root, "src", name), text);
-    }
+    });
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
