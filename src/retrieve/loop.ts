@@ -245,25 +245,9 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
     query = refinement.query;
   }
 
-  const scopeTerms = scopeTermsOf(taskQuery.scopes ?? []);
-  // a scope that names a folder names an area: the files in it, not the files named for it
-  const scopeIsFolder = scopeNamesFolder(
-    context.index.files.map((f) => f.fields.folder),
-    scopeTerms,
-  );
-  const scopeField = scopeIsFolder ? "folder" : "name";
-  const scopeShare = (path: string) => scopeNameShare(context.index.byPath.get(path)?.fields[scopeField] ?? new Map(), scopeTerms);
-  const pluralParts = pluralPartsOf(taskQuery.identifiers);
-  const stopwords = loadStopwords();
-  const compounds = compoundsOf(task, (word) => stopwords.english.has(word) || stopwords.boilerplate.has(word));
-  const exportedNames = (path: string) => (context.codeGraph.files.get(path)?.definitions ?? []).filter((d) => d.exported).map((d) => d.name);
   const ranked = orderBelowContext([...latest.values()], query.concepts, {
     novelty: options.tuning?.novelty,
-    scopeShare,
-    scopeIsFolder,
-    pluralShare: (path) => pluralNameShare(path, pluralParts),
-    compoundNames: (path) => definedCompounds(exportedNames(path), compounds),
-    entryBarrels: speaksOfModuleBoundary(task) ? new Set(entryBarrels(context.index.files.filter((f) => f.isBarrel).map((f) => f.path))) : undefined,
+    ...belowContextSignals(context, task, taskQuery),
     budgetTokens: options.budgetTokens ?? DEFAULT_BUDGET_TOKENS,
     tokensOf: (path) => context.index.byPath.get(path)?.tokens ?? 0,
   });
@@ -271,6 +255,34 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
     strategy: "graph",
     stoppedEarly,
   });
+}
+
+/**
+ * What the task says about the files below the context: its scope (a file
+ * named for it, or in the folder it names), its plural code words, the
+ * entities its prose spells, and whether it speaks of imports or exports.
+ */
+function belowContextSignals(
+  context: RetrievalContext,
+  task: string,
+  taskQuery: TaskQuery,
+): Pick<BelowContextOptions, "scopeShare" | "scopeIsFolder" | "pluralShare" | "compoundNames" | "entryBarrels"> {
+  const { index, codeGraph } = context;
+  const scopeTerms = scopeTermsOf(taskQuery.scopes ?? []);
+  // a scope that names a folder names an area: the files in it, not the files named for it
+  const scopeIsFolder = scopeNamesFolder(index.files.map((f) => f.fields.folder), scopeTerms);
+  const scopeField = scopeIsFolder ? "folder" : "name";
+  const pluralParts = pluralPartsOf(taskQuery.identifiers);
+  const stopwords = loadStopwords();
+  const compounds = compoundsOf(task, (word) => stopwords.english.has(word) || stopwords.boilerplate.has(word));
+  const exportedNames = (path: string) => (codeGraph.files.get(path)?.definitions ?? []).filter((d) => d.exported).map((d) => d.name);
+  return {
+    scopeShare: (path) => scopeNameShare(index.byPath.get(path)?.fields[scopeField] ?? new Map(), scopeTerms),
+    scopeIsFolder,
+    pluralShare: (path) => pluralNameShare(path, pluralParts),
+    compoundNames: (path) => definedCompounds(exportedNames(path), compounds),
+    entryBarrels: speaksOfModuleBoundary(task) ? new Set(entryBarrels(index.files.filter((f) => f.isBarrel).map((f) => f.path))) : undefined,
+  };
 }
 
 /** How the files below the context are ordered; every field has a default. */
