@@ -8,15 +8,16 @@
 //
 //   npm run bench:history [-- --repo DIR] [--source src] [--max-files 4]
 //                         [--limit N] [--strategy graph,bm25,pagerank]
-//                         [--out FILE]
+//                         [--out FILE] [--cache DIR]
 //
 // --repo defaults to this project; --source to the folder(s) the answer is
 // taken from (comma-separated, default src when the repository has one, else
 // every file). Test files never count as answers. Each parent's tree (the
 // source folders and the root's package.json and tsconfig files) is unpacked
-// once under .bench-cache/history/<repository name>/<commit>; nothing is
-// written elsewhere, and the repository is only read (git log, ls-tree,
-// archive). --out writes the per-task ranks as JSON.
+// once under .bench-cache/history/<repository name>/<commit> (--cache DIR
+// for another folder); nothing is written elsewhere, and the repository is
+// only read (git log, ls-tree, archive). --out writes the per-task ranks as
+// JSON.
 
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -36,11 +37,11 @@ function fail(message) {
 }
 
 function usage(problem) {
-  fail(`${problem}\nusage: npm run bench:history [-- --repo DIR] [--source src] [--max-files 4] [--limit N] [--strategy graph,bm25,pagerank] [--out FILE]`);
+  fail(`${problem}\nusage: npm run bench:history [-- --repo DIR] [--source src] [--max-files 4] [--limit N] [--strategy graph,bm25,pagerank] [--out FILE] [--cache DIR]`);
 }
 
 function parseArgs(argv) {
-  const options = { repo: PROJECT_ROOT, source: null, maxFiles: 4, limit: Infinity, strategies: STRATEGIES, out: null };
+  const options = { repo: PROJECT_ROOT, source: null, maxFiles: 4, limit: Infinity, strategies: STRATEGIES, out: null, cache: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -61,8 +62,11 @@ function parseArgs(argv) {
       const unknown = options.strategies.filter((s) => !STRATEGIES.includes(s));
       if (unknown.length > 0 || options.strategies.length === 0) usage(`--strategy takes ${STRATEGIES.join(", ")}`);
     } else if (arg === "--out") options.out = path.resolve(value());
+    else if (arg === "--cache") options.cache = path.resolve(value());
     else if (arg === "--help" || arg === "-h") {
-      process.stdout.write(fs.readFileSync(fileURLToPath(import.meta.url), "utf8").split("\n").slice(1, 20).map((l) => l.replace(/^\/\/ ?/, "")).join("\n") + "\n");
+      const lines = fs.readFileSync(fileURLToPath(import.meta.url), "utf8").split("\n").slice(1);
+      const header = lines.slice(0, lines.findIndex((l) => !l.startsWith("//")));
+      process.stdout.write(header.map((l) => l.replace(/^\/\/ ?/, "")).join("\n") + "\n");
       process.exit(0);
     } else usage(`unknown option ${arg}`);
   }
@@ -120,7 +124,7 @@ async function main() {
   const sources = options.source ?? (fs.existsSync(path.join(options.repo, "src")) ? ["src"] : []);
   const tasks = historyTasks(options.repo, sources, options.maxFiles).slice(0, options.limit);
   if (tasks.length === 0) fail(`no commit of ${options.repo} changed 1 to ${options.maxFiles} source files${sources.length ? ` under ${sources.join(", ")}` : ""}`);
-  const cacheDir = path.join(PROJECT_ROOT, ".bench-cache", "history", path.basename(options.repo));
+  const cacheDir = path.join(options.cache ?? path.join(PROJECT_ROOT, ".bench-cache", "history"), path.basename(options.repo));
   const { createRetriever } = await import(DIST_INDEX);
   const results = [];
   for (const [i, task] of tasks.entries()) {
