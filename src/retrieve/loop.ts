@@ -348,8 +348,11 @@ export function orderBelowContext(
     .filter((e) => !context.has(e))
     .map((e) => (e.relevance >= CONTEXT_THRESHOLD ? { ...e, reason: `${e.reason}; over the ${options.budgetTokens}-token budget` } : e));
   const ceiling = Math.min(CONTEXT_THRESHOLD, head[head.length - 1]?.relevance ?? 1) - 0.001;
+  // the files of one change often sit together: a file beside the best one starts a little higher
+  const bestFolder = head[0] ? folderOf(head[0].path) : undefined;
   // a file named for the task's scope, or for a collection the task names in the plural, or that exports
-  // an entity the task's words spell, or the entry barrel of a task about imports or exports, starts higher
+  // an entity the task's words spell, or the entry barrel of a task about imports or exports, starts higher;
+  // so does, a little, a file beside the best one
   const files = tail.map((e) => ({
     ...e,
     definedConcepts: e.definedConcepts ?? [],
@@ -357,6 +360,7 @@ export function orderBelowContext(
     plural: pluralShare(e.path),
     compound: compoundNames(e.path),
     entry: options.entryBarrels?.has(e.path) ?? false,
+    beside: bestFolder !== undefined && folderOf(e.path) === bestFolder,
   }));
   const lifted = files.map((e) => ({
     ...e,
@@ -365,12 +369,13 @@ export function orderBelowContext(
       parameters.scopeWeight * e.scope +
       parameters.pluralWeight * e.plural +
       (e.compound.length > 0 ? parameters.compoundWeight : 0) +
-      (e.entry ? parameters.entryWeight : 0),
+      (e.entry ? parameters.entryWeight : 0) +
+      (e.beside ? parameters.folderWeight : 0),
   }));
   const ordered = orderByConceptNovelty(lifted, concepts, ceiling, parameters);
   return [
     ...head,
-    ...ordered.map(({ novel, scope, plural, compound, entry, ...e }) => {
+    ...ordered.map(({ novel, scope, plural, compound, entry, beside: _beside, ...e }) => {
       const notes = [
         ...(scope > 0 ? [options.scopeIsFolder ? "in the folder the task's scope names" : "named for the task's scope"] : []),
         ...(plural > 0 ? ["named for a plural the task names"] : []),
@@ -381,6 +386,11 @@ export function orderBelowContext(
       return notes.length > 0 ? { ...e, reason: `${e.reason}; ${notes.join("; ")}` } : e;
     }),
   ];
+}
+
+/** The folder of a root-relative path ("" at the root). */
+function folderOf(path: string): string {
+  return path.slice(0, Math.max(0, path.lastIndexOf("/")));
 }
 
 /** Rank, apply the token budget, and shape the public result. */

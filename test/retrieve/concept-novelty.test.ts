@@ -145,6 +145,21 @@ describe("scope that names a folder", () => {
   });
 });
 
+describe("beside the best file", () => {
+  it("starts a file in the best file's folder a little higher below the context", () => {
+    const tail = [evaluation("src/api/handler.ts", 0.9, []), evaluation("src/db/pool.ts", 0.31, []), evaluation("src/api/routes.ts", 0.3, [])];
+    expect(orderBelowContext(tail, new Map()).map((e) => e.path)).toEqual(["src/api/handler.ts", "src/api/routes.ts", "src/db/pool.ts"]);
+    expect(orderBelowContext(tail, new Map(), { novelty: { folderWeight: 0 } }).map((e) => e.path)).toEqual([
+      "src/api/handler.ts",
+      "src/db/pool.ts",
+      "src/api/routes.ts",
+    ]);
+    // a little: a clearly better file elsewhere keeps its place
+    const clear = [evaluation("src/api/handler.ts", 0.9, []), evaluation("src/db/pool.ts", 0.4, []), evaluation("src/api/routes.ts", 0.3, [])];
+    expect(orderBelowContext(clear, new Map()).map((e) => e.path)[1]).toBe("src/db/pool.ts");
+  });
+});
+
 describe("plural name", () => {
   it("keeps the plural parts of the task's code words as written", () => {
     expect(pluralPartsOf(["useQueries", "setQueryData", "getRoutes"])).toEqual(["queries", "routes"]);

@@ -181,10 +181,10 @@ describe("a task about imports or exports", () => {
     root = makeCodebase("gr-entry-", {
       "node/files.ts": "import { readFileSync } from \"node:fs\";\n\n/** Read a file with Node's fs; browsers have no such module. */\nexport function readText(path: string): string {\n  return readFileSync(path, \"utf8\");\n}\n",
       "node/processes.ts": "/** The Node process's arguments; the process global is Node-only. */\nexport function argumentsOf(): string[] {\n  return process.argv.slice(2);\n}\n",
-      "node/env.ts": "/** Environment variables of the running process. */\nexport function envValue(name: string): string | undefined {\n  return process.env[name];\n}\n",
+      "platform/env.ts": "/** Environment variables of the running Node process. */\nexport function envValue(name: string): string | undefined {\n  return process.env[name];\n}\n",
       "format/pad.ts": "export function pad(text: string, width: number): string {\n  return text.padEnd(width);\n}\n",
       "format/index.ts": "export { pad } from \"./pad\";\n",
-      "index.ts": "export { readText } from \"./node/files\";\nexport { argumentsOf } from \"./node/processes\";\nexport { envValue } from \"./node/env\";\nexport { pad } from \"./format/index\";\n",
+      "index.ts": "export { readText } from \"./node/files\";\nexport { argumentsOf } from \"./node/processes\";\nexport { envValue } from \"./platform/env\";\nexport { pad } from \"./format/index\";\n",
     });
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -192,7 +192,7 @@ describe("a task about imports or exports", () => {
   it("ranks the package's entry barrel above the files below the context it outweighs, and says why", async () => {
     const result = await retrieve("Keep Node-only modules out of the imports", { root });
     const paths = result.files.map((f) => f.path);
-    expect(paths.indexOf("src/index.ts")).toBeLessThan(paths.indexOf("src/node/env.ts"));
+    expect(paths.indexOf("src/index.ts")).toBeLessThan(paths.indexOf("src/platform/env.ts"));
     expect(result.files.find((f) => f.path === "src/index.ts")!.reason).toContain("the package's entry, and the task speaks of imports or exports");
     // the barrel of a subfolder is no entry
     expect(result.files.find((f) => f.path === "src/format/index.ts")?.reason ?? "").not.toContain("the package's entry");

@@ -31,6 +31,8 @@ export interface NoveltyParameters {
   compoundWeight: number;
   /** Added to the relevance of an entry barrel when the task speaks of imports or exports (see entry-barrel.ts). */
   entryWeight: number;
+  /** Added to the relevance of a file in the best file's folder (the files of one change often sit together). */
+  folderWeight: number;
 }
 
 export const DEFAULT_NOVELTY: NoveltyParameters = {
@@ -40,6 +42,7 @@ export const DEFAULT_NOVELTY: NoveltyParameters = {
   pluralWeight: 0.5,
   compoundWeight: 0.5,
   entryWeight: 0.2,
+  folderWeight: 0.05,
 };
 
 export interface RankedFile {
