@@ -5,7 +5,7 @@ import { orderByConceptNovelty } from "../../src/retrieve/signals/concept-novelt
 import { pathTerms } from "../../src/retrieve/lexical-index.js";
 import { pluralNameShare, pluralPartsOf } from "../../src/retrieve/signals/plural-name.js";
 import { scopeNamesFolder, scopeNameShare, scopeTermsOf } from "../../src/retrieve/signals/scope-name.js";
-import { compoundsOf, definedCompounds } from "../../src/retrieve/signals/compound-name.js";
+import { compoundsOf, definedCompounds, mayDefineCompound } from "../../src/retrieve/signals/compound-name.js";
 import { entryBarrels, speaksOfModuleBoundary } from "../../src/retrieve/signals/entry-barrel.js";
 
 const weights = new Map([
@@ -222,6 +222,14 @@ describe("compound name", () => {
     expect(definedCompounds(["InvoiceLine", "lineInvoices", "invoiceLineStore", "InvoiceLine"], compounds)).toEqual(["InvoiceLine"]);
     expect(definedCompounds(["RetryFn", "retry"], compoundsOf("the retry function", isStopword))).toEqual(["RetryFn"]);
     expect(definedCompounds(["InvoiceLine"], new Set())).toEqual([]);
+  });
+
+  it("spares the names of a file whose definitions lack a term of every compound", () => {
+    const compounds = compoundsOf("the retry function", isStopword);
+    expect(mayDefineCompound(new Map([["retr", 1], ["fn", 3]]), compounds)).toBe(true);
+    expect(mayDefineCompound(new Map([["retr", 1], ["function", 1]]), compounds)).toBe(true);
+    expect(mayDefineCompound(new Map([["retr", 1], ["delay", 1]]), compounds)).toBe(false);
+    expect(mayDefineCompound(new Map([["retr", 1]]), new Set())).toBe(false);
   });
 
   it("starts a file that exports such a name higher below the context, with a reason", () => {
