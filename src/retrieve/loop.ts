@@ -20,7 +20,7 @@ import { DEFAULT_BM25F, type Bm25fParameters } from "./signals/bm25f.js";
 import { DEFAULT_NOVELTY, orderByConceptNovelty, type NoveltyParameters } from "./signals/concept-novelty.js";
 import { pluralNameShare, pluralPartsOf } from "./signals/plural-name.js";
 import { scopeNamesFolder, scopeNameShare, scopeTermsOf } from "./signals/scope-name.js";
-import { compoundsOf, definedCompounds, mayDefineCompound } from "./signals/compound-name.js";
+import { compoundFilter, compoundsOf, definedCompounds } from "./signals/compound-name.js";
 import { entryBarrels, speaksOfModuleBoundary } from "./signals/entry-barrel.js";
 import { loadStopwords } from "./query-data.js";
 
@@ -275,6 +275,7 @@ function belowContextSignals(
   const pluralParts = pluralPartsOf(taskQuery.identifiers);
   const stopwords = loadStopwords();
   const compounds = compoundsOf(task, (word) => stopwords.english.has(word) || stopwords.boilerplate.has(word));
+  const mayDefineCompound = compoundFilter(compounds);
   const exportedNames = (path: string) => (codeGraph.files.get(path)?.definitions ?? []).filter((d) => d.exported).map((d) => d.name);
   return {
     scopeShare: (path) => scopeNameShare(index.byPath.get(path)?.fields[scopeField] ?? new Map(), scopeTerms),
@@ -282,7 +283,7 @@ function belowContextSignals(
     pluralShare: (path) => pluralNameShare(path, pluralParts),
     compoundNames: (path) => {
       const definitionTerms = index.byPath.get(path)?.fields.definitions;
-      return definitionTerms && mayDefineCompound(definitionTerms, compounds) ? definedCompounds(exportedNames(path), compounds) : [];
+      return definitionTerms && mayDefineCompound(definitionTerms) ? definedCompounds(exportedNames(path), compounds) : [];
     },
     entryBarrels: speaksOfModuleBoundary(task) ? new Set(entryBarrels(index.files.filter((f) => f.isBarrel).map((f) => f.path))) : undefined,
   };

@@ -5,7 +5,7 @@ import { orderByConceptNovelty } from "../../src/retrieve/signals/concept-novelt
 import { pathTerms } from "../../src/retrieve/lexical-index.js";
 import { pluralNameShare, pluralPartsOf } from "../../src/retrieve/signals/plural-name.js";
 import { scopeNamesFolder, scopeNameShare, scopeTermsOf } from "../../src/retrieve/signals/scope-name.js";
-import { compoundsOf, definedCompounds, mayDefineCompound } from "../../src/retrieve/signals/compound-name.js";
+import { compoundFilter, compoundsOf, definedCompounds } from "../../src/retrieve/signals/compound-name.js";
 import { entryBarrels, speaksOfModuleBoundary } from "../../src/retrieve/signals/entry-barrel.js";
 
 const weights = new Map([
@@ -225,11 +225,11 @@ describe("compound name", () => {
   });
 
   it("spares the names of a file whose definitions lack a term of every compound", () => {
-    const compounds = compoundsOf("the retry function", isStopword);
-    expect(mayDefineCompound(new Map([["retr", 1], ["fn", 3]]), compounds)).toBe(true);
-    expect(mayDefineCompound(new Map([["retr", 1], ["function", 1]]), compounds)).toBe(true);
-    expect(mayDefineCompound(new Map([["retr", 1], ["delay", 1]]), compounds)).toBe(false);
-    expect(mayDefineCompound(new Map([["retr", 1]]), new Set())).toBe(false);
+    const mayDefine = compoundFilter(compoundsOf("the retry function", isStopword));
+    expect(mayDefine(new Map([["retr", 1], ["fn", 3]]))).toBe(true);
+    expect(mayDefine(new Map([["retr", 1], ["function", 1]]))).toBe(true);
+    expect(mayDefine(new Map([["retr", 1], ["delay", 1]]))).toBe(false);
+    expect(compoundFilter(new Set())(new Map([["retr", 1]]))).toBe(false);
   });
 
   it("starts a file that exports such a name higher below the context, with a reason", () => {
