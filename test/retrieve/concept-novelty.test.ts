@@ -262,6 +262,9 @@ describe("entry barrel", () => {
       "packages/a/src/index.ts",
       "packages/b/src/index.ts",
     ]);
+    // a top-level barrel of another name is no entry beside an index; alone, it is
+    expect(entryBarrels(["src/index.ts", "src/FastCheck.ts", "src/mod.ts"])).toEqual(["src/index.ts", "src/mod.ts"]);
+    expect(entryBarrels(["src/public-api.ts", "src/format/index.ts"])).toEqual(["src/public-api.ts"]);
     expect(entryBarrels([])).toEqual([]);
   });
 
