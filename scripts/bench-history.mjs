@@ -3,8 +3,8 @@
 // never tuned on. Each commit that changed 1 to --max-files source files of
 // its parent becomes a task: its subject line is the task, those files are
 // the answer, and the codebase is the parent's tree. Every strategy ranks the
-// files in process (the build in dist/), and the table gives acc@1/5/10, R@5,
-// MRR and the median time per task.
+// files in process (build first: npm run build), and the table gives
+// acc@1/5/10, R@5, MRR and the median time of the ranking per task.
 //
 //   npm run bench:history [-- --repo DIR] [--source src] [--max-files 4]
 //                         [--limit N] [--strategy graph,bm25,pagerank]
@@ -15,17 +15,20 @@
 // every file). Test files never count as answers. Each parent's tree (the
 // source folders and the root's package.json and tsconfig files) is unpacked
 // once under .bench-cache/history/<repository name>/<commit> (--cache DIR
-// for another folder); nothing is written elsewhere, and the repository is
-// only read (git log, ls-tree, archive). --out writes the per-task ranks as
-// JSON.
+// for another folder), and the ranking runs from a copy of the build taken
+// into .bench-cache/history/.build (see snapshot-build.mjs); nothing is
+// written elsewhere, and the repository is only read (git log, ls-tree,
+// archive). --out writes the per-task ranks as JSON.
 
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describeTree, snapshotBuild } from "./snapshot-build.mjs";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const DIST_INDEX = path.join(PROJECT_ROOT, "dist", "index.js");
+/** The frozen copy of the build the rankings run from; inside the project, so that its imports find node_modules. */
+const BUILD_COPY = path.join(PROJECT_ROOT, ".bench-cache", "history", ".build");
 const STRATEGIES = ["graph", "bm25", "pagerank"];
 const SOURCE_FILE = /\.(?:[cm]?[jt]sx?)$/;
 const TEST_FILE = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|stories|bench)\.[cm]?[jt]sx?$/i;
@@ -115,7 +118,6 @@ function median(values) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  if (!fs.existsSync(DIST_INDEX)) fail("no build in dist/: run `npm run build` first");
   try {
     git(options.repo, ["rev-parse", "--git-dir"]);
   } catch {
@@ -124,8 +126,15 @@ async function main() {
   const sources = options.source ?? (fs.existsSync(path.join(options.repo, "src")) ? ["src"] : []);
   const tasks = historyTasks(options.repo, sources, options.maxFiles).slice(0, options.limit);
   if (tasks.length === 0) fail(`no commit of ${options.repo} changed 1 to ${options.maxFiles} source files${sources.length ? ` under ${sources.join(", ")}` : ""}`);
-  const cacheDir = path.join(options.cache ?? path.join(PROJECT_ROOT, ".bench-cache", "history"), path.basename(options.repo));
-  const { createRetriever } = await import(DIST_INDEX);
+  const cacheRoot = options.cache ?? path.join(PROJECT_ROOT, ".bench-cache", "history");
+  const cacheDir = path.join(cacheRoot, path.basename(options.repo));
+  let build;
+  try {
+    build = await snapshotBuild(PROJECT_ROOT, BUILD_COPY);
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  const { createRetriever } = await import(pathToFileURL(path.join(build, "dist", "index.js")).href);
   const results = [];
   for (const [i, task] of tasks.entries()) {
     if (process.stderr.isTTY) process.stderr.write(`\r${i + 1}/${tasks.length} tasks`);
@@ -143,7 +152,7 @@ async function main() {
   }
   if (process.stderr.isTTY) process.stderr.write("\n");
   const repoName = path.basename(options.repo);
-  process.stdout.write(`${repoName}: ${results.length} tasks from its history (1–${options.maxFiles} answer files${sources.length ? ` under ${sources.join(", ")}` : ""}), build ${describeBuild()}\n\n`);
+  process.stdout.write(`${repoName}: ${results.length} tasks from its history (1–${options.maxFiles} answer files${sources.length ? ` under ${sources.join(", ")}` : ""}), build ${describeTree(PROJECT_ROOT)}\n\n`);
   process.stdout.write(["strategy".padEnd(10), "n".padStart(4), "acc@1", "acc@5", "acc@10", "  R@5", "  MRR", "rank s"].join("  ") + "\n");
   for (const strategy of options.strategies) {
     const within = (ranks, k) => ranks.every((r) => r !== null && r <= k);
@@ -166,14 +175,6 @@ async function main() {
   if (options.out) {
     fs.mkdirSync(path.dirname(options.out), { recursive: true });
     fs.writeFileSync(options.out, JSON.stringify(results, null, 1) + "\n");
-  }
-}
-
-function describeBuild() {
-  try {
-    return git(PROJECT_ROOT, ["rev-parse", "--short", "HEAD"]).trim() + (git(PROJECT_ROOT, ["status", "--porcelain", "--", "src"]).trim() ? "+" : "");
-  } catch {
-    return "unknown";
   }
 }
 

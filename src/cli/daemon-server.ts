@@ -209,6 +209,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // ---- the watch: a change refreshes the index in memory, in the queue like a command (so a command
   // that comes meanwhile waits for it and then finds nothing left to do)
   let writeTimer: NodeJS.Timeout | undefined;
+  let prepareTimer: NodeJS.Timeout | undefined;
   let refreshQueued = false;
   // the folders of the indexed files, followed again only when the file table is another (an unchanged build keeps it)
   let followed: object | undefined;
@@ -246,7 +247,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     clearTimeout(writeTimer);
     writeTimer = setTimeout(() => void (queue = queue.then(writeIndex, writeIndex)), REFRESH_WRITE_DELAY_MS);
   };
-  let prepareTimer: NodeJS.Timeout | undefined;
   const prepare = () => prepareIndexMemory(memory);
   const writeIndex = async () => {
     const warning = await flushIndexMemory(memory);

@@ -3,6 +3,7 @@
  * attribute lists. "\n" line ends always, never os.EOL, so output is the
  * same on every platform.
  */
+import { folderOf } from "../util/folders.js";
 
 /** A DOT double-quoted string: every id and label goes through this. */
 export function quoteDot(value: string): string {
@@ -19,8 +20,7 @@ export function dotAttributes(attributes: Record<string, string | number | undef
   return parts.length > 0 ? ` [${parts.join(", ")}]` : "";
 }
 
-/** The folder of a root-relative path ("." for top-level files). */
-export function folderOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash < 0 ? "." : path.slice(0, slash);
+/** The folder of a root-relative path as a cluster shows it ("." for top-level files). */
+export function folderLabelOf(path: string): string {
+  return folderOf(path) || ".";
 }

@@ -5,7 +5,7 @@
  */
 import type { CodeGraph } from "../graph/code-graph.js";
 import { byCodeUnit } from "../util/sort.js";
-import { dotAttributes, folderOf, quoteDot } from "./dot-syntax.js";
+import { dotAttributes, folderLabelOf, quoteDot } from "./dot-syntax.js";
 
 /**
  * @example
@@ -25,7 +25,7 @@ export function renderGraphDot(codeGraph: CodeGraph): string {
 
   const byFolder = new Map<string, string[]>();
   for (const file of files) {
-    const folder = folderOf(file);
+    const folder = folderLabelOf(file);
     const list = byFolder.get(folder) ?? [];
     list.push(file);
     byFolder.set(folder, list);

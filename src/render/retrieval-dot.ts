@@ -9,7 +9,7 @@
 import type { CodeGraph } from "../graph/code-graph.js";
 import type { RetrievalResult } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
-import { dotAttributes, folderOf, quoteDot } from "./dot-syntax.js";
+import { dotAttributes, folderLabelOf, quoteDot } from "./dot-syntax.js";
 import {
   CONTEXT_RELEVANCE,
   drawnBand,
@@ -117,7 +117,7 @@ export function renderDot(result: RetrievalResult, codeGraph: CodeGraph, options
   const sub = readRetrievalSubgraph(result, codeGraph, options);
   const byFolder = new Map<string, SubgraphFile[]>();
   for (const file of sub.files) {
-    const folder = folderOf(file.path);
+    const folder = folderLabelOf(file.path);
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), file]);
   }
   const context = result.files.filter((f) => f.relevance >= CONTEXT_RELEVANCE).length;

@@ -9,6 +9,7 @@ import { createPathFilter } from "../scan/path-filter.js";
 import { UsageError } from "../errors.js";
 import type { IndexMemory } from "../graph/index-memory.js";
 import type { CycleTrace, RetrievalResult, RetrievedFile, StrategyName } from "../types.js";
+import { folderOf } from "../util/folders.js";
 import { byCodeUnit } from "../util/sort.js";
 import { createInitialQuery } from "./concepts.js";
 import { dispatch } from "./dispatch.js";
@@ -390,11 +391,6 @@ export function orderBelowContext(
       return notes.length > 0 ? { ...e, reason: `${e.reason}; ${notes.join("; ")}` } : e;
     }),
   ];
-}
-
-/** The folder of a root-relative path ("" at the root). */
-function folderOf(path: string): string {
-  return path.slice(0, Math.max(0, path.lastIndexOf("/")));
 }
 
 /** Rank, apply the token budget, and shape the public result. */

@@ -19,3 +19,14 @@ export function foldersOf(filePaths: readonly string[]): string[] {
   }
   return [...dirs].sort(byCodeUnit);
 }
+
+/**
+ * The folder of a root-relative path ("" for a file at the root).
+ *
+ * @example
+ * folderOf("src/a/b.ts"); // "src/a"
+ * folderOf("b.ts");       // ""
+ */
+export function folderOf(path: string): string {
+  return path.slice(0, Math.max(0, path.lastIndexOf("/")));
+}
