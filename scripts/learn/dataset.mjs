@@ -1,0 +1,67 @@
+// The extracted training data (see extract-features.mjs), loaded back: one
+// row-major Float32Array of base features over all tasks, and per task its
+// rows, labels, fold and pool graph.
+
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * Load every corpus with a matching .done file under `dir`.
+ * Returns { F, n, X, y, tasks: [{ id, corpus, fold, lang, gold, goldAt, start, rows, paths, origin, graph }] }.
+ */
+export function loadDataset(dir, features, { corpora } = {}) {
+  const F = features.length;
+  const names = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".done"))
+    .map((f) => f.slice(0, -5))
+    .filter((name) => !corpora || corpora.includes(name))
+    .sort();
+  const parts = [];
+  const tasks = [];
+  let n = 0;
+  for (const name of names) {
+    const signature = JSON.parse(fs.readFileSync(path.join(dir, `${name}.done`), "utf8"));
+    if (JSON.stringify(signature.features) !== JSON.stringify(features)) {
+      throw new Error(`${name}: extracted with another feature list (rerun extract-features.mjs)`);
+    }
+    const buffer = fs.readFileSync(path.join(dir, `${name}.f32`));
+    const X = new Float32Array(buffer.buffer, buffer.byteOffset, buffer.byteLength / 4);
+    for (const line of fs.readFileSync(path.join(dir, `${name}.jsonl`), "utf8").split("\n")) {
+      if (!line) continue;
+      const task = JSON.parse(line);
+      task.start += n;
+      tasks.push(task);
+    }
+    parts.push(X);
+    n += X.length / F;
+  }
+  const X = new Float32Array(n * F);
+  let offset = 0;
+  for (const part of parts) {
+    X.set(part, offset);
+    offset += part.length;
+  }
+  const y = new Uint8Array(n);
+  for (const task of tasks) for (const at of task.goldAt) if (at >= 0) y[task.start + at] = 1;
+  return { F, n, X, y, tasks, corpora: names };
+}
+
+/** The rows of the given tasks, copied into one matrix: { X, y, n, index } where index maps back to dataset rows. */
+export function selectRows(data, tasks, F = data.F, X = data.X) {
+  let n = 0;
+  for (const t of tasks) n += t.rows;
+  const out = new Float32Array(n * F);
+  const y = new Uint8Array(n);
+  const index = new Int32Array(n);
+  let k = 0;
+  for (const t of tasks) {
+    out.set(X.subarray(t.start * F, (t.start + t.rows) * F), k * F);
+    for (let r = 0; r < t.rows; r++) {
+      y[k + r] = data.y[t.start + r];
+      index[k + r] = t.start + r;
+    }
+    k += t.rows;
+  }
+  return { X: out, y, n, index };
+}

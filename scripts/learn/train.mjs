@@ -1,0 +1,301 @@
+#!/usr/bin/env node
+// Train the ranker: `npm run train [-- options]`.
+//
+// Reads the features extract-features.mjs stored (GR_TRAIN_CACHE or --data)
+// and trains, for each of the 5 folds of ../shared/bench/train, a model on
+// the other four (leave-repositories-out), then the shipped model on all:
+//
+//   stage 1  gradient-boosted trees on the first cycle's features
+//   stage 2  the same on those plus the ties to what stage 1 found
+//            (relation-features.ts), fed with out-of-fold stage-1 answers
+//   calibration  isotonic maps from each stage's log-odds to the chance
+//            that a file is one the change needed, fit on out-of-fold
+//            answers only
+//
+// Prints each validation fold's figures (scored by the model that never
+// saw it) and writes:
+//   --out FILE (default data/ranker.json)   the model trained on all folds
+//   <data>/models/fold-K.json              each fold's validation model
+//   <data>/validation.json                 the per-task validation rankings
+//
+//   options: --data DIR  --out FILE  --trees N  --depth N  --rate X  --folds 0,1  --no-write  --quiet
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadDataset, selectRows } from "./dataset.mjs";
+import { fitIsotonic, predictMargins, trainGbdt } from "./gbdt.mjs";
+import { averageMetrics, formatMetrics, reliability, scoreRanking } from "./metrics.mjs";
+
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const DIST = path.join(PROJECT_ROOT, "dist");
+const SHOWN = 50;
+const FOLDS = [0, 1, 2, 3, 4];
+
+function fail(message) {
+  process.stderr.write(`train: ${message}\n`);
+  process.exit(1);
+}
+
+function parseArgs(argv) {
+  const o = {
+    data: process.env.GR_TRAIN_CACHE ?? path.join(os.tmpdir(), "gr-train-cache"),
+    out: path.join(PROJECT_ROOT, "data", "ranker.json"),
+    trees: 300,
+    depth: 6,
+    rate: 0.05,
+    folds: FOLDS,
+    write: true,
+    quiet: false,
+    final: true,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) fail(`missing value for ${arg}`);
+      return argv[++i];
+    };
+    if (arg === "--data") o.data = value();
+    else if (arg === "--out") o.out = value();
+    else if (arg === "--trees") o.trees = Number(value());
+    else if (arg === "--depth") o.depth = Number(value());
+    else if (arg === "--rate") o.rate = Number(value());
+    else if (arg === "--folds") o.folds = value().split(",").map(Number);
+    else if (arg === "--no-write") o.write = false;
+    else if (arg === "--no-final") o.final = false;
+    else if (arg === "--quiet") o.quiet = true;
+    else if (arg === "-h" || arg === "--help") {
+      process.stdout.write("usage: npm run train [-- --data DIR] [--out FILE] [--trees N] [--depth N] [--rate X] [--folds 0,1] [--no-final] [--no-write] [--quiet]\n");
+      process.exit(0);
+    } else fail(`unknown argument ${arg}`);
+  }
+  if (!fs.existsSync(o.data)) fail(`no training features at ${o.data} (run scripts/learn/extract-features.mjs --mirrors DIR first, or give --data DIR)`);
+  return o;
+}
+
+const sigmoid = (m) => 1 / (1 + Math.exp(-m));
+
+/** Compress isotonic knots to at most `max` by merging neighbours with the least weight, keeping monotonicity. */
+function compressKnots(knots, max = 64) {
+  if (knots.length <= max) return knots;
+  const step = knots.length / max;
+  const out = [];
+  for (let b = 0; b < max; b++) {
+    const part = knots.slice(Math.floor(b * step), Math.floor((b + 1) * step));
+    if (!part.length) continue;
+    out.push([part.reduce((s, k) => s + k[0], 0) / part.length, part.reduce((s, k) => s + k[1], 0) / part.length]);
+  }
+  for (let i = 1; i < out.length; i++) out[i][1] = Math.max(out[i][1], out[i - 1][1]);
+  return out;
+}
+
+/** Piecewise-linear map through the knots, flat beyond them. */
+export function applyKnots(knots, x) {
+  if (!knots.length) return sigmoid(x);
+  if (x <= knots[0][0]) return knots[0][1];
+  const last = knots[knots.length - 1];
+  if (x >= last[0]) return last[1];
+  let lo = 0;
+  let hi = knots.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (knots[mid][0] <= x) lo = mid;
+    else hi = mid;
+  }
+  const [x0, y0] = knots[lo];
+  const [x1, y1] = knots[hi];
+  return x1 > x0 ? y0 + ((y1 - y0) * (x - x0)) / (x1 - x0) : y1;
+}
+
+/** The rows of each task that a retrieval shows: its best SHOWN by margin. */
+function shownRows(tasks, margins) {
+  const rows = [];
+  for (const t of tasks) {
+    const order = Array.from({ length: t.rows }, (_, r) => r).sort((a, b) => margins[t.start + b] - margins[t.start + a] || a - b);
+    for (const r of order.slice(0, SHOWN)) rows.push(t.start + r);
+  }
+  return rows;
+}
+
+/** Isotonic calibration of the margins of the shown rows of `tasks`. */
+function calibrate(tasks, margins, y) {
+  const rows = shownRows(tasks, margins);
+  const scores = rows.map((i) => margins[i]);
+  const labels = rows.map((i) => y[i]);
+  return compressKnots(fitIsotonic(scores, labels, rows.map(() => 1)));
+}
+
+/** A task's ranking: by relevance, ties by the margin it came from (a calibration step holds many files). */
+function rankTask(t, relevance, margins) {
+  return Array.from({ length: t.rows }, (_, r) => ({ path: t.paths[r], relevance: relevance[t.start + r], margin: margins ? margins[t.start + r] : 0 }))
+    .sort((a, b) => b.relevance - a.relevance || b.margin - a.margin || (a.path < b.path ? -1 : 1))
+    .slice(0, SHOWN);
+}
+
+function report(label, tasks, relevance, say, margins) {
+  const metrics = tasks.map((t) => scoreRanking(rankTask(t, relevance, margins), t.gold));
+  const all = averageMetrics(metrics);
+  say(`${label}: ${formatMetrics(all)}`);
+  return all;
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const say = o.quiet ? () => {} : (line) => process.stdout.write(line + "\n");
+  const { BASE_FEATURES } = await import(path.join(DIST, "retrieve", "features", "base-features.js"));
+  const { RELATION_FEATURES, relationFeatures } = await import(path.join(DIST, "retrieve", "features", "relation-features.js"));
+  const data = loadDataset(o.data, [...BASE_FEATURES]);
+  const { F, n, X, y, tasks } = data;
+  say(`data: ${tasks.length} tasks, ${n} rows, ${F} features, ${data.corpora.length} corpora`);
+  const params = { trees: o.trees, depth: o.depth, learningRate: o.rate, log: o.quiet ? null : (l) => process.stderr.write(`  ${l}\n`) };
+  const F2 = F + RELATION_FEATURES.length;
+
+  /** Stage-2 rows: base features and the relations to `previous` relevance. */
+  const stage2Matrix = (previous) => {
+    const X2 = new Float32Array(n * F2);
+    for (const t of tasks) {
+      const prev = Array.from({ length: t.rows }, (_, r) => previous[t.start + r]);
+      const rel = relationFeatures(t.graph, prev, t.origin.map(() => false));
+      for (let r = 0; r < t.rows; r++) {
+        const i = t.start + r;
+        X2.set(X.subarray(i * F, (i + 1) * F), i * F2);
+        X2.set(rel[r], i * F2 + F);
+      }
+    }
+    return X2;
+  };
+  const tasksOf = (folds) => tasks.filter((t) => folds.includes(t.fold));
+  const train = (X_, F_, chosen) => {
+    const rows = selectRows(data, chosen, F_, X_);
+    return trainGbdt(rows.X, rows.y, new Float64Array(rows.n).fill(1), rows.n, F_, params);
+  };
+  const predictInto = (model, X_, F_, chosen, out) => {
+    for (const t of chosen) {
+      const part = predictMargins(model, X_.subarray(t.start * F_, (t.start + t.rows) * F_), t.rows, F_);
+      out.set(part, t.start);
+    }
+  };
+
+  // stage 1, out of fold
+  const folds = FOLDS.filter((k) => tasks.some((t) => t.fold === k));
+  const m1 = new Float64Array(n);
+  const stage1 = new Map();
+  for (const k of folds) {
+    const started = Date.now();
+    const model = train(X, F, tasksOf(folds.filter((j) => j !== k)));
+    predictInto(model, X, F, tasksOf([k]), m1);
+    stage1.set(k, model);
+    say(`stage 1, fold ${k}: trained in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+  // per validation fold: calibrate stage 1 on the other folds, stage 2 on relations to those relevances
+  const validation = { p1: new Float64Array(n), p2: new Float64Array(n), p3: new Float64Array(n), m1: new Float64Array(n), m2: new Float64Array(n), m3: new Float64Array(n) };
+  const reportFolds = o.folds.filter((k) => folds.includes(k));
+  const perFold = [];
+  for (const k of reportFolds) {
+    const others = tasksOf(folds.filter((j) => j !== k));
+    const cal1 = calibrate(others, m1, y);
+    const p1 = Float64Array.from(m1, (m) => applyKnots(cal1, m));
+    const X2 = stage2Matrix(p1);
+    const started = Date.now();
+    const model2 = train(X2, F2, others);
+    // stage 2's own out-of-fold margins on the other folds would need another round; calibrate it on its fold-k-free
+    // training folds' margins from per-fold stage-2 models instead
+    const m2 = new Float64Array(n);
+    for (const j of folds.filter((j) => j !== k)) {
+      const inner = train(X2, F2, tasksOf(folds.filter((i) => i !== k && i !== j)));
+      predictInto(inner, X2, F2, tasksOf([j]), m2);
+    }
+    const cal2 = calibrate(others, m2, y);
+    const mine = tasksOf([k]);
+    predictInto(model2, X2, F2, mine, m2);
+    const p2 = Float64Array.from(m2, (m) => applyKnots(cal2, m));
+    const X3 = stage2Matrix(p2);
+    const m3 = new Float64Array(n);
+    predictInto(model2, X3, F2, mine, m3);
+    for (const t of mine) {
+      for (let r = 0; r < t.rows; r++) {
+        const i = t.start + r;
+        validation.p1[i] = p1[i];
+        validation.p2[i] = p2[i];
+        validation.p3[i] = applyKnots(cal2, m3[i]);
+        validation.m1[i] = m1[i];
+        validation.m2[i] = m2[i];
+        validation.m3[i] = m3[i];
+      }
+    }
+    say(`stage 2, fold ${k}: trained in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    perFold.push({ k, cal1, cal2, model2 });
+    if (o.write) {
+      fs.mkdirSync(path.join(o.data, "models"), { recursive: true });
+      writeModel(path.join(o.data, "models", `fold-${k}.json`), { BASE_FEATURES, RELATION_FEATURES, stage1: stage1.get(k), cal1, stage2: model2, cal2, note: `validation model for fold ${k}: trained on folds ${folds.filter((j) => j !== k).join(", ")}` });
+    }
+  }
+
+  const mine = tasksOf(reportFolds);
+  const bm25f = Float64Array.from({ length: n }, (_, i) => X[i * F + BASE_FEATURES.indexOf("bm25fRel")]);
+  const plain = Float64Array.from({ length: n }, (_, i) => X[i * F + BASE_FEATURES.indexOf("plainRel")]);
+  say("");
+  report("bm25f (pool order)", mine, bm25f, say);
+  report("plain (pool order)", mine, plain, say);
+  report("stage 1", mine, validation.p1, say, validation.m1);
+  report("stage 2", mine, validation.p2, say, validation.m2);
+  report("stage 2 again (cycle 3)", mine, validation.p3, say, validation.m3);
+  for (const lang of ["en", "zh"]) report(`stage 2, ${lang}`, mine.filter((t) => t.lang === lang), validation.p2, say, validation.m2);
+  for (const [label, test] of [["1 file", (t) => t.gold.length === 1], ["2+ files", (t) => t.gold.length >= 2]]) {
+    report(`bm25f, ${label}`, mine.filter(test), bm25f, say);
+    report(`stage 2, ${label}`, mine.filter(test), validation.p2, say, validation.m2);
+  }
+  for (const k of reportFolds) report(`stage 2, fold ${k}`, tasksOf([k]), validation.p2, say, validation.m2);
+  const pairs = [];
+  for (const t of mine) for (const f of rankTask(t, validation.p2, validation.m2)) pairs.push([f.relevance, t.gold.includes(f.path)]);
+  const rel = reliability(pairs);
+  say(`calibration (stage 2, ranked files): ECE ${rel.ece.toFixed(3)}`);
+  for (const b of rel.bins) if (b.n) say(`  [${b.lo.toFixed(1)}, ${b.hi.toFixed(1)}): ${String(b.n).padStart(7)} files, mean ${b.mean.toFixed(3)}, gold ${b.rate.toFixed(3)}`);
+  if (o.write) {
+    const out = mine.map((t) => ({ id: t.id, corpus: t.corpus, fold: t.fold, lang: t.lang, gold: t.gold, ranked: rankTask(t, validation.p2, validation.m2).map(({ path, relevance }) => ({ path, relevance })) }));
+    fs.writeFileSync(path.join(o.data, "validation.json"), JSON.stringify(out));
+  }
+
+  if (o.final && o.write) {
+    // the shipped model: stage 1 on all folds, calibrated on the out-of-fold margins; stage 2 on all folds fed with those
+    const all = tasksOf(folds);
+    const final1 = train(X, F, all);
+    const cal1 = calibrate(all, m1, y);
+    const p1 = Float64Array.from(m1, (m) => applyKnots(cal1, m));
+    const X2 = stage2Matrix(p1);
+    const final2 = train(X2, F2, all);
+    const m2 = new Float64Array(n);
+    for (const j of folds) predictInto(train(X2, F2, tasksOf(folds.filter((i) => i !== j))), X2, F2, tasksOf([j]), m2);
+    const cal2 = calibrate(all, m2, y);
+    writeModel(o.out, { BASE_FEATURES, RELATION_FEATURES, stage1: final1, cal1, stage2: final2, cal2, note: `trained on folds ${folds.join(", ")} (${all.length} tasks)` });
+    say(`model: ${path.relative(PROJECT_ROOT, o.out)}`);
+  }
+}
+
+/** Round a number to 6 significant digits for a compact, stable file. */
+const round = (v) => (Number.isFinite(v) ? Number(v.toPrecision(6)) : 0);
+
+function compactTrees(model) {
+  return {
+    base: round(model.base),
+    trees: model.trees.map((t) => ({ feature: t.feature, threshold: t.threshold.map(round), left: t.left, right: t.right, value: t.value.map(round) })),
+  };
+}
+
+function writeModel(file, { BASE_FEATURES, RELATION_FEATURES, stage1, cal1, stage2, cal2, note }) {
+  const model = {
+    kind: "graph-retrieve ranker",
+    version: 1,
+    note,
+    features: [...BASE_FEATURES],
+    relationFeatures: [...RELATION_FEATURES],
+    stages: [
+      { ...compactTrees(stage1), calibration: cal1.map(([x, p]) => [round(x), round(p)]) },
+      { ...compactTrees(stage2), calibration: cal2.map(([x, p]) => [round(x), round(p)]) },
+    ],
+  };
+  fs.writeFileSync(file, JSON.stringify(model) + "\n");
+}
+
+main().catch((error) => fail(error?.stack ?? String(error)));

@@ -1,0 +1,54 @@
+/**
+ * One task's first cycle, as data: the query, the pool, every pool file's
+ * feature vector and the pool's graph. The retrieval scores it with the
+ * learned ranker; `npm run train` stores it for training. Both call this
+ * one function, so the model learns from exactly what it later sees.
+ */
+import type { RetrievalContext } from "../retrieval-context.js";
+import { DEFAULT_BM25F, type Bm25fParameters } from "../signals/bm25f.js";
+import { baseFeatures } from "./base-features.js";
+import { collectPool, type PoolFile } from "./candidate-pool.js";
+import { prepareTerms, type PreparedTerm } from "./lexical-features.js";
+import { poolGraphOf, type PoolGraph } from "./relation-features.js";
+import { searchTask, type SearchedTask, type TaskQueryOptions } from "./task-query.js";
+import { taskNamesOf, type TaskNames } from "./task-names.js";
+
+export interface ExtractOptions extends TaskQueryOptions {
+  isAllowed?: (path: string) => boolean;
+  bm25f?: Bm25fParameters;
+}
+
+export interface TaskFeatures {
+  searched: SearchedTask;
+  terms: PreparedTerm[];
+  names: TaskNames;
+  pool: PoolFile[];
+  /** Base feature rows, one per pool file (BASE_FEATURES order). */
+  rows: number[][];
+  graph: PoolGraph;
+  excludeTests: boolean;
+}
+
+/** A task that speaks of tests, specs, mocks or fixtures may be about a test file. */
+export function speaksOfTests(searched: SearchedTask): boolean {
+  return searched.query.keywords.some((k) => /^(test|spec|mock|fixtur)/.test(k.term));
+}
+
+/**
+ * @example
+ * const features = extractTaskFeatures(context, "Fix the token expiry check");
+ * features.pool.length === features.rows.length; // true
+ */
+export function extractTaskFeatures(context: RetrievalContext, task: string, options: ExtractOptions = {}): TaskFeatures {
+  const searched = searchTask(context.index, task, options);
+  const terms = prepareTerms(context.index, searched.query);
+  const names = taskNamesOf(searched.taskQuery);
+  const excludeTests = !speaksOfTests(searched);
+  const poolOptions = { isAllowed: options.isAllowed ?? (() => true), excludeTests, bm25f: options.bm25f ?? DEFAULT_BM25F };
+  const pool = collectPool(context, terms, names, poolOptions);
+  let matching = 0;
+  for (const file of context.index.files) if (terms.some((t) => file.allTerms.has(t.term))) matching++;
+  const rows = baseFeatures({ context, taskQuery: searched.taskQuery, pool, matching });
+  const graph = poolGraphOf(context, pool.map((f) => f.path));
+  return { searched, terms, names, pool, rows, graph, excludeTests };
+}

@@ -1,0 +1,138 @@
+/**
+ * Cycle k's features of a pool file beyond the first cycle's: its ties to
+ * what cycle k − 1 found. A file that a likely file imports or uses, that
+ * defines a name a likely file uses (the gap it fills), that sits two hops
+ * from one or beside one, is likelier itself: the files of one change
+ * travel along the graph. Computed from the pool's own graph (indices into
+ * the pool) and the previous cycle's relevance of each file, so training
+ * computes them exactly as a retrieval does.
+ */
+import { folderOf } from "../../util/folders.js";
+import type { RetrievalContext } from "../retrieval-context.js";
+
+export const RELATION_FEATURES = [
+  "prevRelevance", "prevRank", "usedByLikely", "usesLikely", "fillsGapOf", "twoHopLikely", "besideLikely", "neighbourMass",
+  "bestRelevance", "secondRelevance", "likelyFiles", "expanded",
+] as const;
+
+/** The pool's graph: for each file (an index into the pool), the pool files it is tied to. */
+export interface PoolGraph {
+  /** out[i]: the pool files i imports or references. */
+  out: number[][];
+  /** in[i]: the pool files that import or reference i. */
+  in: number[][];
+  /** uses[i]: [j, count] for each pool file j whose symbols i uses. */
+  uses: Array<Array<[number, number]>>;
+  /** twoHop[i]: pool files two links from i through a file of at most MAX_MIDDLE_DEGREE links (either direction). */
+  twoHop: number[][];
+  /** folder[i]: an id of i's folder. */
+  folder: number[];
+}
+
+/** A file with more links than this is a hub (a barrel, a types module): two hops through it say nothing. */
+export const MAX_MIDDLE_DEGREE = 30;
+/** Two-hop partners kept per file. */
+const MAX_TWO_HOP = 40;
+
+/**
+ * @example
+ * const graph = poolGraphOf(context, pool.map((f) => f.path));
+ * graph.out[0]; // pool indices the first file imports
+ */
+export function poolGraphOf(context: RetrievalContext, paths: readonly string[]): PoolGraph {
+  const indexOf = new Map(paths.map((p, i) => [p, i]));
+  const folders = new Map<string, number>();
+  const out: number[][] = [];
+  const inbound: number[][] = [];
+  const uses: Array<Array<[number, number]>> = [];
+  const twoHop: number[][] = [];
+  const folder: number[] = [];
+  const degree = (p: string) => (context.links.out.get(p)?.size ?? 0) + (context.links.in.get(p)?.size ?? 0);
+  for (const path of paths) {
+    const o: number[] = [];
+    const n: number[] = [];
+    for (const target of context.links.out.get(path)?.keys() ?? []) {
+      const j = indexOf.get(target);
+      if (j !== undefined && target !== path) o.push(j);
+    }
+    for (const source of context.links.in.get(path)?.keys() ?? []) {
+      const j = indexOf.get(source);
+      if (j !== undefined && source !== path) n.push(j);
+    }
+    const counts = new Map<number, number>();
+    for (const use of context.uses.get(path) ?? []) {
+      const j = indexOf.get(use.file);
+      if (j !== undefined && use.file !== path) counts.set(j, (counts.get(j) ?? 0) + use.count);
+    }
+    const hops = new Set<number>();
+    const middles = [...(context.links.out.get(path)?.keys() ?? []), ...(context.links.in.get(path)?.keys() ?? [])];
+    for (const middle of middles) {
+      if (degree(middle) > MAX_MIDDLE_DEGREE) continue;
+      for (const far of [...(context.links.out.get(middle)?.keys() ?? []), ...(context.links.in.get(middle)?.keys() ?? [])]) {
+        const j = indexOf.get(far);
+        if (j !== undefined && far !== path) hops.add(j);
+      }
+    }
+    const f = folderOf(path);
+    if (!folders.has(f)) folders.set(f, folders.size);
+    out.push(o.sort((a, b) => a - b));
+    inbound.push(n.sort((a, b) => a - b));
+    uses.push([...counts.entries()].sort((a, b) => a[0] - b[0]));
+    twoHop.push([...hops].sort((a, b) => a - b).slice(0, MAX_TWO_HOP));
+    folder.push(folders.get(f)!);
+  }
+  return { out, in: inbound, uses, twoHop, folder };
+}
+
+/** Relevance from which a file counts as likely (the medium band). */
+const LIKELY = 0.5;
+
+/**
+ * @param previous each pool file's relevance in the previous cycle (0 for a file new to this one)
+ * @param expanded whether each file entered by expansion in this cycle
+ *
+ * @example
+ * const rows = relationFeatures(graph, [0.9, 0.1, 0], [false, false, true]);
+ * rows[2][RELATION_FEATURES.indexOf("usedByLikely")]; // 0.9 when the first file imports the third
+ */
+export function relationFeatures(graph: PoolGraph, previous: readonly number[], expanded: readonly boolean[]): number[][] {
+  const n = previous.length;
+  const order = previous.map((p, i) => [p, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const rank = new Array<number>(n);
+  order.forEach(([, i], r) => (rank[i] = r));
+  const best = order[0]?.[0] ?? 0;
+  const second = order[1]?.[0] ?? 0;
+  const likely = previous.filter((p) => p >= LIKELY).length;
+  // i fills a gap of h when h uses i's symbols: usedBy[i] = [h, count]
+  const usedBy: Array<Array<[number, number]>> = Array.from({ length: n }, () => []);
+  graph.uses.forEach((list, h) => {
+    for (const [j, count] of list) usedBy[j]!.push([h, count]);
+  });
+  const bestInFolder = new Map<number, Array<[number, number]>>();
+  for (let i = 0; i < n; i++) {
+    const list = bestInFolder.get(graph.folder[i]!) ?? [];
+    list.push([previous[i]!, i]);
+    bestInFolder.set(graph.folder[i]!, list);
+  }
+  for (const list of bestInFolder.values()) list.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const rows: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    let usedByLikely = 0;
+    for (const h of graph.in[i]!) usedByLikely = Math.max(usedByLikely, previous[h]!);
+    let usesLikely = 0;
+    for (const h of graph.out[i]!) usesLikely = Math.max(usesLikely, previous[h]!);
+    let fills = 0;
+    for (const [h, count] of usedBy[i]!) fills = Math.max(fills, previous[h]! * Math.min(1, count / 3));
+    let twoHop = 0;
+    for (const h of graph.twoHop[i]!) twoHop = Math.max(twoHop, previous[h]!);
+    const mates = bestInFolder.get(graph.folder[i]!) ?? [];
+    const beside = (mates[0]?.[1] === i ? mates[1]?.[0] : mates[0]?.[0]) ?? 0;
+    let mass = 0;
+    for (const h of new Set([...graph.in[i]!, ...graph.out[i]!])) mass += previous[h]!;
+    rows.push([
+      previous[i]!, Math.log2(2 + rank[i]!), usedByLikely, usesLikely, fills, twoHop, beside, Math.min(3, mass),
+      best, second, likely, expanded[i] ? 1 : 0,
+    ]);
+  }
+  return rows;
+}

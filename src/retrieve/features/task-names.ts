@@ -1,0 +1,122 @@
+/**
+ * What the task text names outright: a path or file name, a file's stem
+ * written as one word (`useController`, `CleanPlugin`) or as its words in a
+ * row ("sort action" for sort-action.ts), an identifier a file defines, a
+ * quoted phrase (an error message) whose words a file holds. A file named
+ * by the task is far likelier to be the one it is about than a file that
+ * only shares its words.
+ */
+import { splitIdentifier, termsOf } from "../../util/terms.js";
+import type { IndexedFile } from "../lexical-index.js";
+import type { TaskQuery } from "../query.js";
+
+export interface TaskNames {
+  /** Task paths, lower-cased, `./` dropped. */
+  paths: string[];
+  /** Keys of what the task writes: each word, code word and run of 2–3 prose words, lower-cased and joined (`sort action` → `sortaction`). */
+  keys: Set<string>;
+  /** Task identifiers, lower-cased. */
+  identifiers: string[];
+  /** The terms of each quoted or backticked phrase of two or more terms. */
+  phrases: string[][];
+}
+
+/** A stem shorter than this, or one of these, names nothing in particular. */
+const MIN_STEM = 4;
+const GENERIC_STEMS = new Set(["index", "main", "types", "utils", "util", "helpers", "constants", "common", "shared", "style", "styles"]);
+
+/** A word or name as one key: its parts, lower-cased, joined. */
+export function nameKey(word: string): string {
+  return splitIdentifier(word).join("");
+}
+
+/**
+ * @example
+ * const names = taskNamesOf(parseTask("Fix sort action in `useController`"));
+ * names.keys.has("sortaction"); // true
+ */
+export function taskNamesOf(taskQuery: TaskQuery): TaskNames {
+  const keys = new Set<string>();
+  const words = taskQuery.task.match(/[A-Za-z_$][A-Za-z0-9_$-]*/g) ?? [];
+  const parts = words.map((w) => splitIdentifier(w));
+  for (let i = 0; i < parts.length; i++) {
+    keys.add(parts[i]!.join(""));
+    if (i + 1 < parts.length) keys.add(parts[i]!.join("") + parts[i + 1]!.join(""));
+    if (i + 2 < parts.length) keys.add(parts[i]!.join("") + parts[i + 1]!.join("") + parts[i + 2]!.join(""));
+  }
+  for (const id of taskQuery.identifiers) keys.add(nameKey(id.split(".").pop() ?? id));
+  const phrases = taskQuery.phrases.map((p) => [...new Set(termsOf(p))]).filter((terms) => terms.length >= 2);
+  return {
+    paths: taskQuery.paths.map((p) => p.toLowerCase().replace(/^\.\//, "")),
+    keys,
+    identifiers: taskQuery.identifiers.map((id) => id.toLowerCase()),
+    phrases,
+  };
+}
+
+/** The file's stem: its base name without extension (`index` gives its folder's name). */
+export function stemOf(path: string): { stem: string; generic: boolean } {
+  const segments = path.split("/");
+  const base = (segments[segments.length - 1] ?? "").replace(/(\.d)?(\.[a-z]+)?\.[cm]?[jt]sx?$/i, "");
+  const key = nameKey(base);
+  if (key === "index" && segments.length > 1) return { stem: nameKey(segments[segments.length - 2] ?? ""), generic: true };
+  return { stem: key, generic: GENERIC_STEMS.has(key) };
+}
+
+export interface NameEvidence {
+  /** The task names this file's path (or a path ending it). */
+  pathNamed: number;
+  /** The task writes the file's stem as a word or a run of words (a specific stem of 4+ letters). */
+  stemNamed: number;
+  /** The same for a folder-named index file or a generic stem (`utils`, `index` of `auth/`). */
+  genericStemNamed: number;
+  /** Task identifiers the file defines by exactly that name. */
+  definesIdentifier: number;
+  /** The task's identifiers that are a term-for-term part of one of the file's definitions. */
+  identifierInDefinitions: number;
+  /** Best share of a quoted phrase's terms the file holds. */
+  phraseShare: number;
+}
+
+/**
+ * @example
+ * nameEvidence(index.byPath.get("src/sort-action.ts")!, taskNamesOf(parseTask("Fix sort action"))).stemNamed; // 1
+ */
+export function nameEvidence(file: IndexedFile, names: TaskNames): NameEvidence {
+  const lower = file.path.toLowerCase();
+  let pathNamed = 0;
+  for (const p of names.paths) {
+    if (lower === p || lower.endsWith(`/${p}`) || lower.replace(/\.[cm]?[jt]sx?$/, "") === p.replace(/\.[cm]?[jt]sx?$/, "") || lower.replace(/\.[cm]?[jt]sx?$/, "").endsWith(`/${p.replace(/\.[cm]?[jt]sx?$/, "")}`)) {
+      pathNamed = 1;
+      break;
+    }
+  }
+  const { stem, generic } = stemOf(file.path);
+  const named = stem.length >= MIN_STEM && names.keys.has(stem);
+  let defines = 0;
+  for (const id of names.identifiers) if (file.definedNames.has(id)) defines++;
+  let phraseShare = 0;
+  for (const phrase of names.phrases) {
+    const held = phrase.filter((t) => file.allTerms.has(t)).length / phrase.length;
+    phraseShare = Math.max(phraseShare, held);
+  }
+  let inDefinitions = 0;
+  for (const id of names.identifiers) {
+    const key = nameKey(id.split(".").pop() ?? id);
+    if (key.length < MIN_STEM) continue;
+    for (const name of file.definedNames) {
+      if (name !== id && name.includes(key)) {
+        inDefinitions++;
+        break;
+      }
+    }
+  }
+  return {
+    pathNamed,
+    stemNamed: named && !generic ? 1 : 0,
+    genericStemNamed: named && generic ? 1 : 0,
+    definesIdentifier: defines,
+    identifierInDefinitions: inDefinitions,
+    phraseShare,
+  };
+}
