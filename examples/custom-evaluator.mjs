@@ -32,7 +32,7 @@ async function judge({ path, text, relevance }) {
 async function evaluator({ cycle, candidates, readFile }) {
   const verdicts = [];
   // judge only the promising candidates: an LLM call per file costs time and tokens
-  for (const candidate of candidates.filter((c) => c.relevance >= 0.2).slice(0, 10)) {
+  for (const candidate of candidates.slice(0, 10)) {
     const verdict = await judge({ path: candidate.path, text: await readFile(candidate.path), relevance: candidate.relevance });
     if (verdict) verdicts.push({ path: candidate.path, ...verdict, reason: `${verdict.reason} (cycle ${cycle})` });
   }
@@ -41,4 +41,5 @@ async function evaluator({ cycle, candidates, readFile }) {
 
 const result = await retrieve(task, { root, evaluator });
 const context = result.files.filter((f) => f.relevance >= 0.7);
-console.log(JSON.stringify({ task, context: context.map(({ path, relevance, reason }) => ({ path, relevance, reason })) }, null, 2));
+const best = result.files.slice(0, 5).map(({ path, relevance }) => ({ path, relevance }));
+console.log(JSON.stringify({ task, context: context.map(({ path, relevance, reason }) => ({ path, relevance, reason })), best }, null, 2));

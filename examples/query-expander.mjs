@@ -29,5 +29,6 @@ async function expandQuery(query) {
 
 const plain = await retrieve(task, { root });
 const expanded = await retrieve(task, { root, expandQuery });
-const top = (result) => result.files.filter((f) => f.relevance >= 0.7).map((f) => f.path);
+// the best five files of each: the expansion's words move the session files up
+const top = (result) => result.files.slice(0, 5).map((f) => f.path);
 console.log(JSON.stringify({ task, keywords: expanded.cycles[0]?.keywords ?? [], without: top(plain), with: top(expanded) }, null, 2));

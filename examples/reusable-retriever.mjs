@@ -27,6 +27,7 @@ for (const task of tasks) {
     task,
     millis: Math.round(performance.now() - started),
     context: result.files.filter((f) => f.relevance >= 0.7).map((f) => f.path),
+    best: result.files.slice(0, 3).map((f) => f.path),
   });
 }
 console.log(JSON.stringify({ files: retriever.codeGraph.files.size, buildMillis: Math.round(buildMs), answers }, null, 2));

@@ -1,11 +1,22 @@
 #!/usr/bin/env node
-// Retrieval-quality benchmark: the shared harness over the dev split, once per
-// strategy (graph, bm25, pagerank), then the summaries side by side and the
-// harness's comparison of graph against bm25.
+// Retrieval-quality benchmark, in two parts:
+// 1. the leave-fold-out validation on ../shared/bench/train: each fold's
+//    repositories, each task on its parent commit, scored with the model
+//    trained without that fold (npm run train writes them), beside the bm25
+//    strategy and the reference BM25 (../shared/bench/baselines/bm25.mjs);
+//    rows per language and per number of files changed, and the reliability
+//    of the relevances (see bench-validation.mjs). Needs the training
+//    repositories' mirrors (--mirrors DIR or GR_BENCH_MIRRORS) and the fold
+//    models (GR_TRAIN_CACHE/models); skipped with a line saying so otherwise;
+// 2. the npm dev split, once per strategy (graph, bm25, pagerank), side by
+//    side, and the harness's comparison of graph against bm25.
 //
 //   npm run bench:quality [-- --jobs N] [--corpus NAME] [--limit N]
 //                         [--strategy graph,bm25] [--timeout-s S] [--progress]
 //                         [--keep-build] [--report]
+//                         [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4] [--dev-only] [--validation-only]
+//
+// --sample N: tasks per training repository (default 40; 0 = all 6204).
 //
 // --keep-build reuses the build copy of the previous run (to rerun one
 // strategy against the same code); --report only prints the tables from the
@@ -21,6 +32,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeTree, snapshotBuild } from "./snapshot-build.mjs";
+import os from "node:os";
+import { readRecords, reliabilityRows, runValidation, validationRows, writeSample, RETRIEVERS } from "./bench-validation.mjs";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CACHE_DIR = path.join(PROJECT_ROOT, ".bench-cache", "quality");
@@ -52,7 +65,10 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const options = { jobs: "1", corpus: [], limit: null, timeoutS: null, strategies: STRATEGIES, progress: false, keepBuild: false, report: false };
+  const options = {
+    jobs: "1", corpus: [], limit: null, timeoutS: null, strategies: STRATEGIES, progress: false, keepBuild: false, report: false,
+    mirrors: process.env.GR_BENCH_MIRRORS ?? null, sample: 40, folds: [0, 1, 2, 3, 4], dev: true, validation: true,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -67,6 +83,11 @@ function parseArgs(argv) {
     else if (arg === "--progress") options.progress = true;
     else if (arg === "--keep-build") options.keepBuild = true;
     else if (arg === "--report") options.report = true;
+    else if (arg === "--mirrors") options.mirrors = value();
+    else if (arg === "--sample") options.sample = Number(value());
+    else if (arg === "--folds") options.folds = value().split(",").map(Number);
+    else if (arg === "--dev-only") options.validation = false;
+    else if (arg === "--validation-only") options.dev = false;
     else if (arg === "-h" || arg === "--help") usage();
     else usage(`unknown argument ${arg}`);
   }
@@ -75,7 +96,7 @@ function parseArgs(argv) {
 }
 
 function usage(problem) {
-  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress] [--keep-build] [--report]";
+  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress] [--keep-build] [--report] [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4] [--dev-only] [--validation-only]";
   if (problem) {
     process.stderr.write(`bench-quality: ${problem}\n${text}\n`);
     process.exit(2);
@@ -192,10 +213,40 @@ function readSummary(strategy) {
   }
 }
 
-async function main() {
-  const options = parseArgs(process.argv.slice(2));
-  const harness = findHarness();
-  fs.mkdirSync(CACHE_DIR, { recursive: true });
+/** Part 1: the leave-fold-out validation on the training repositories (see bench-validation.mjs). */
+async function validate(options, harness, cli) {
+  const trainDir = path.join(harness.dir, "train");
+  const models = path.join(process.env.GR_TRAIN_CACHE ?? path.join(os.tmpdir(), "gr-train-cache"), "models");
+  const missing = options.folds.filter((k) => !fs.existsSync(path.join(models, `fold-${k}.json`)));
+  if (!fs.existsSync(path.join(trainDir, "tasks.jsonl"))) return say(`validation: skipped (no training set at ${trainDir})`);
+  if (!options.mirrors) return say("validation: skipped (give --mirrors DIR or set GR_BENCH_MIRRORS: DIR/<owner>+<name>/repo for each repository of train/fetch-list.txt)");
+  if (missing.length) return say(`validation: skipped (no model for fold ${missing.join(", ")} in ${models}: run npm run train, or set GR_TRAIN_CACHE)`);
+  const outDir = path.join(PROJECT_ROOT, ".bench-cache", "validation");
+  const tasksFile = path.join(outDir, "tasks.jsonl");
+  const tasks = writeSample(trainDir, options.sample, tasksFile);
+  const corporaFold = new Map(JSON.parse(fs.readFileSync(path.join(trainDir, "corpora.json"), "utf8")).map((c) => [c.name, c.fold]));
+  say(`validation: ${tasks.length} tasks (${options.sample > 0 ? `${options.sample} a repository` : "all"}), folds ${options.folds.join(", ")}, each scored by the model trained without it`);
+  const env = { ...process.env, GR_BENCH_CACHE: path.join(outDir, "trees") };
+  const files = runValidation({
+    harnessRun: harness.run, trainDir, tasksFile, mirrors: options.mirrors, models, cli,
+    referenceBm25: path.join(harness.dir, "baselines", "bm25.mjs"), outDir, folds: options.folds, jobs: options.jobs, env, say,
+  });
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const byRetriever = new Map(RETRIEVERS.filter((r) => files.get(r)?.size).map((r) => [r === "reference" ? "reference bm25" : r, readRecords(files.get(r), byId)]));
+  if (!byRetriever.size) return say("validation: no retriever produced results");
+  say("");
+  printRows(validationRows(byRetriever, corporaFold));
+  const graph = byRetriever.get("graph");
+  if (graph) {
+    const { rows, ece } = reliabilityRows(graph);
+    say("");
+    say(`reliability of graph's relevance over its ranked files: expected calibration error ${ece.toFixed(3)}`);
+    printRows(rows);
+  }
+}
+
+/** Part 2: the npm dev split, per strategy. */
+async function devSplit(options, harness, cli) {
   const summaries = new Map();
   if (options.report) {
     for (const strategy of options.strategies) {
@@ -204,7 +255,6 @@ async function main() {
       else say(`${strategy}: no results in ${path.relative(PROJECT_ROOT, CACHE_DIR)}`);
     }
   } else {
-    const cli = await prepareBuild(options);
     const env = { ...process.env, GR_BENCH_CACHE: CACHE_DIR };
     say(`preparing corpora in ${path.relative(PROJECT_ROOT, CACHE_DIR)}`);
     const prepare = spawnSync(process.execPath, [harness.run, "--corpora", harness.corpora, "--prepare", ...options.corpus.flatMap((c) => ["--corpus", c])], { cwd: PROJECT_ROOT, env, stdio: "inherit" });
@@ -217,6 +267,7 @@ async function main() {
   if (!summaries.size) fail("no strategy produced results");
 
   say("");
+  say("npm dev split:");
   printSideBySide(summaries);
 
   const bm25 = path.join(CACHE_DIR, "bm25.json");
@@ -226,6 +277,15 @@ async function main() {
     say("graph (B) against bm25 (A):");
     spawnSync(process.execPath, [harness.run, "--compare", path.relative(PROJECT_ROOT, bm25), path.relative(PROJECT_ROOT, graph)], { cwd: PROJECT_ROOT, stdio: "inherit" });
   }
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const harness = findHarness();
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const cli = options.report ? null : await prepareBuild(options);
+  if (options.validation && !options.report) await validate(options, harness, cli);
+  if (options.dev) await devSplit(options, harness, cli);
 }
 
 main().catch((error) => fail(error.stack ?? error.message));

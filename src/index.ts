@@ -39,7 +39,9 @@ export type {
   EvaluatorVerdict,
   QueryExpander,
   RetrieveOptions,
-} from "./retrieve/loop.js";
+} from "./retrieve/retrieve-options.js";
+export { STRATEGIES } from "./retrieve/retrieve-options.js";
+export { bandOf, CONTEXT_THRESHOLD, EXCLUDE_BELOW, HIGH_BAND, LOW_BAND, MEDIUM_BAND } from "./retrieve/bands.js";
 export type { TaskQuery, QueryTerm } from "./retrieve/query.js";
 export { renderJson } from "./render/retrieval-json.js";
 export { renderText } from "./render/retrieval-text.js";

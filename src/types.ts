@@ -237,6 +237,10 @@ export interface CycleTrace {
   /** Files excluded from later cycles (relevance < 0.2). */
   excluded: string[];
   gaps: string[];
+  /** Task words no code names, searched as the codebase's words instead (`throttl (thesaurus: rate)`); the first cycle's. */
+  vocabulary?: string[];
+  /** Files this cycle lifted by their ties to what the cycle before found: relevance before and after, and the tie. */
+  lifted?: Array<{ path: string; from: number; to: number; tie: string }>;
   /** Why the loop stopped after this cycle, if it did. */
   stop?: string;
 }

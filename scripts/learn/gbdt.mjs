@@ -45,7 +45,14 @@ export function binCuts(X, n, F, sampleSize = 50000, seed = 7) {
       for (let b = 1; b < MAX_BINS; b++) {
         const v = values[Math.floor((b * values.length) / MAX_BINS)];
         // the midpoint between v and the next distinct value below it
-        let k = distinct.findIndex((d) => d >= v);
+        let lo = 0;
+        let hi = distinct.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (distinct[mid] < v) lo = mid + 1;
+          else hi = mid;
+        }
+        const k = lo;
         if (k <= 0) continue;
         const cut = (distinct[k - 1] + distinct[k]) / 2;
         if (cut > last) c.push(cut);
@@ -81,16 +88,17 @@ function histogram(bins, n, F, rows, g, h, allowed) {
   const G = new Float64Array(F * MAX_BINS);
   const H = new Float64Array(F * MAX_BINS);
   const C = new Float64Array(F * MAX_BINS);
+  const m = rows.length;
   for (let f = 0; f < F; f++) {
     if (!allowed[f]) continue;
-    const base = f * n;
+    const column = bins.subarray(f * n, (f + 1) * n);
     const o = f * MAX_BINS;
-    for (let k = 0; k < rows.length; k++) {
+    for (let k = 0; k < m; k++) {
       const i = rows[k];
-      const b = o + bins[base + i];
+      const b = o + column[i];
       G[b] += g[i];
       H[b] += h[i];
-      C[b] += 1;
+      C[b]++;
     }
   }
   return { G, H, C };
@@ -152,8 +160,9 @@ export function trainGbdt(X, y, w, n, F, params = {}) {
       g[i] = w[i] * (q - y[i]);
       h[i] = w[i] * Math.max(1e-6, q * (1 - q));
     }
-    const rows = [];
-    for (let i = 0; i < n; i++) if (random() < p.rowSample) rows.push(i);
+    const sampled = [];
+    for (let i = 0; i < n; i++) if (random() < p.rowSample) sampled.push(i);
+    const rows = Int32Array.from(sampled);
     const allowed = Array.from({ length: F }, () => random() < p.featureSample);
     if (!allowed.some(Boolean)) allowed[Math.floor(random() * F)] = true;
     const tree = { feature: [], threshold: [], left: [], right: [], value: [] };
@@ -166,9 +175,9 @@ export function trainGbdt(X, y, w, n, F, params = {}) {
       tree.value.push(0);
       let sumG = 0;
       let sumH = 0;
-      for (const i of nodeRows) {
-        sumG += g[i];
-        sumH += h[i];
+      for (let k = 0; k < nodeRows.length; k++) {
+        sumG += g[nodeRows[k]];
+        sumH += h[nodeRows[k]];
       }
       const leaf = () => {
         tree.value[id] = (-sumG / (sumH + p.lambda)) * p.learningRate;
@@ -178,10 +187,18 @@ export function trainGbdt(X, y, w, n, F, params = {}) {
       hist ??= histogram(bins, n, F, nodeRows, g, h, allowed);
       const split = bestSplit(hist, F, cuts, sumG, sumH, nodeRows.length, p, allowed);
       if (!split || split.gain < p.minGain) return leaf();
-      const base = split.feature * n;
-      const leftRows = [];
-      const rightRows = [];
-      for (const i of nodeRows) (bins[base + i] <= split.bin ? leftRows : rightRows).push(i);
+      const column = bins.subarray(split.feature * n, (split.feature + 1) * n);
+      let nl = 0;
+      for (let k = 0; k < nodeRows.length; k++) if (column[nodeRows[k]] <= split.bin) nl++;
+      const leftRows = new Int32Array(nl);
+      const rightRows = new Int32Array(nodeRows.length - nl);
+      let a = 0;
+      let b = 0;
+      for (let k = 0; k < nodeRows.length; k++) {
+        const i = nodeRows[k];
+        if (column[i] <= split.bin) leftRows[a++] = i;
+        else rightRows[b++] = i;
+      }
       const smallIsLeft = leftRows.length <= rightRows.length;
       const small = histogram(bins, n, F, smallIsLeft ? leftRows : rightRows, g, h, allowed);
       const large = { G: hist.G.slice(), H: hist.H.slice(), C: hist.C.slice() };

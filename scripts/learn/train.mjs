@@ -25,7 +25,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadDataset, selectRows } from "./dataset.mjs";
-import { fitIsotonic, predictMargins, trainGbdt } from "./gbdt.mjs";
+import { createRandom, fitIsotonic, predictMargins, trainGbdt } from "./gbdt.mjs";
 import { averageMetrics, formatMetrics, reliability, scoreRanking } from "./metrics.mjs";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -46,6 +46,7 @@ function parseArgs(argv) {
     depth: 6,
     rate: 0.05,
     folds: FOLDS,
+    negatives: 0.3,
     write: true,
     quiet: false,
     final: true,
@@ -61,6 +62,7 @@ function parseArgs(argv) {
     else if (arg === "--trees") o.trees = Number(value());
     else if (arg === "--depth") o.depth = Number(value());
     else if (arg === "--rate") o.rate = Number(value());
+    else if (arg === "--negatives") o.negatives = Number(value());
     else if (arg === "--folds") o.folds = value().split(",").map(Number);
     else if (arg === "--no-write") o.write = false;
     else if (arg === "--no-final") o.final = false;
@@ -156,7 +158,7 @@ async function main() {
     const X2 = new Float32Array(n * F2);
     for (const t of tasks) {
       const prev = Array.from({ length: t.rows }, (_, r) => previous[t.start + r]);
-      const rel = relationFeatures(t.graph, prev, t.origin.map(() => false));
+      const rel = relationFeatures(t.graph, prev);
       for (let r = 0; r < t.rows; r++) {
         const i = t.start + r;
         X2.set(X.subarray(i * F, (i + 1) * F), i * F2);
@@ -166,9 +168,21 @@ async function main() {
     return X2;
   };
   const tasksOf = (folds) => tasks.filter((t) => folds.includes(t.fold));
+  // every gold row, and a seeded share of the rest weighted up by its inverse: the same expected loss, a third of the rows
   const train = (X_, F_, chosen) => {
     const rows = selectRows(data, chosen, F_, X_);
-    return trainGbdt(rows.X, rows.y, new Float64Array(rows.n).fill(1), rows.n, F_, params);
+    const random = createRandom(17);
+    const kept = [];
+    for (let i = 0; i < rows.n; i++) if (rows.y[i] === 1 || random() < o.negatives) kept.push(i);
+    const Xs = new Float32Array(kept.length * F_);
+    const ys = new Uint8Array(kept.length);
+    const ws = new Float64Array(kept.length);
+    kept.forEach((i, k) => {
+      Xs.set(rows.X.subarray(i * F_, (i + 1) * F_), k * F_);
+      ys[k] = rows.y[i];
+      ws[k] = rows.y[i] === 1 ? 1 : 1 / o.negatives;
+    });
+    return trainGbdt(Xs, ys, ws, kept.length, F_, params);
   };
   const predictInto = (model, X_, F_, chosen, out) => {
     for (const t of chosen) {
@@ -179,56 +193,46 @@ async function main() {
 
   // stage 1, out of fold
   const folds = FOLDS.filter((k) => tasks.some((t) => t.fold === k));
-  const m1 = new Float64Array(n);
-  const stage1 = new Map();
-  for (const k of folds) {
-    const started = Date.now();
-    const model = train(X, F, tasksOf(folds.filter((j) => j !== k)));
-    predictInto(model, X, F, tasksOf([k]), m1);
-    stage1.set(k, model);
-    say(`stage 1, fold ${k}: trained in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  }
-  // per validation fold: calibrate stage 1 on the other folds, stage 2 on relations to those relevances
-  const validation = { p1: new Float64Array(n), p2: new Float64Array(n), p3: new Float64Array(n), m1: new Float64Array(n), m2: new Float64Array(n), m3: new Float64Array(n) };
+  const outOfFold = (X_, F_) => {
+    const margins = new Float64Array(n);
+    const models = new Map();
+    for (const k of folds) {
+      const started = Date.now();
+      const model = train(X_, F_, tasksOf(folds.filter((j) => j !== k)));
+      predictInto(model, X_, F_, tasksOf([k]), margins);
+      models.set(k, model);
+      say(`  fold ${k}: trained in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    }
+    return { margins, models };
+  };
+  say("stage 1:");
+  const first = outOfFold(X, F);
+  // stage 2 reads the first stage's answers as the loop hands them on: its raw probability
+  say("stage 2:");
+  const X2 = stage2Matrix(Float64Array.from(first.margins, sigmoid));
+  const second = outOfFold(X2, F2);
+  const X3 = stage2Matrix(Float64Array.from(second.margins, sigmoid));
+
+  // per validation fold: calibration maps fit on the other folds' out-of-fold answers only
+  const validation = { p1: new Float64Array(n), p2: new Float64Array(n), p3: new Float64Array(n), m1: first.margins, m2: second.margins, m3: new Float64Array(n) };
   const reportFolds = o.folds.filter((k) => folds.includes(k));
-  const perFold = [];
   for (const k of reportFolds) {
     const others = tasksOf(folds.filter((j) => j !== k));
-    const cal1 = calibrate(others, m1, y);
-    const p1 = Float64Array.from(m1, (m) => applyKnots(cal1, m));
-    const X2 = stage2Matrix(p1);
-    const started = Date.now();
-    const model2 = train(X2, F2, others);
-    // stage 2's own out-of-fold margins on the other folds would need another round; calibrate it on its fold-k-free
-    // training folds' margins from per-fold stage-2 models instead
-    const m2 = new Float64Array(n);
-    for (const j of folds.filter((j) => j !== k)) {
-      const inner = train(X2, F2, tasksOf(folds.filter((i) => i !== k && i !== j)));
-      predictInto(inner, X2, F2, tasksOf([j]), m2);
-    }
-    const cal2 = calibrate(others, m2, y);
     const mine = tasksOf([k]);
-    predictInto(model2, X2, F2, mine, m2);
-    const p2 = Float64Array.from(m2, (m) => applyKnots(cal2, m));
-    const X3 = stage2Matrix(p2);
-    const m3 = new Float64Array(n);
-    predictInto(model2, X3, F2, mine, m3);
+    const cal1 = calibrate(others, first.margins, y);
+    const cal2 = calibrate(others, second.margins, y);
+    predictInto(second.models.get(k), X3, F2, mine, validation.m3);
     for (const t of mine) {
       for (let r = 0; r < t.rows; r++) {
         const i = t.start + r;
-        validation.p1[i] = p1[i];
-        validation.p2[i] = p2[i];
-        validation.p3[i] = applyKnots(cal2, m3[i]);
-        validation.m1[i] = m1[i];
-        validation.m2[i] = m2[i];
-        validation.m3[i] = m3[i];
+        validation.p1[i] = applyKnots(cal1, first.margins[i]);
+        validation.p2[i] = applyKnots(cal2, second.margins[i]);
+        validation.p3[i] = applyKnots(cal2, validation.m3[i]);
       }
     }
-    say(`stage 2, fold ${k}: trained in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    perFold.push({ k, cal1, cal2, model2 });
     if (o.write) {
       fs.mkdirSync(path.join(o.data, "models"), { recursive: true });
-      writeModel(path.join(o.data, "models", `fold-${k}.json`), { BASE_FEATURES, RELATION_FEATURES, stage1: stage1.get(k), cal1, stage2: model2, cal2, note: `validation model for fold ${k}: trained on folds ${folds.filter((j) => j !== k).join(", ")}` });
+      writeModel(path.join(o.data, "models", `fold-${k}.json`), { BASE_FEATURES, RELATION_FEATURES, stage1: first.models.get(k), cal1, stage2: second.models.get(k), cal2, note: `validation model for fold ${k}: trained on folds ${folds.filter((j) => j !== k).join(", ")}` });
     }
   }
 
@@ -258,16 +262,13 @@ async function main() {
   }
 
   if (o.final && o.write) {
-    // the shipped model: stage 1 on all folds, calibrated on the out-of-fold margins; stage 2 on all folds fed with those
+    // the shipped model: both stages on all folds, calibrated on the out-of-fold answers
     const all = tasksOf(folds);
+    say("final model:");
     const final1 = train(X, F, all);
-    const cal1 = calibrate(all, m1, y);
-    const p1 = Float64Array.from(m1, (m) => applyKnots(cal1, m));
-    const X2 = stage2Matrix(p1);
     const final2 = train(X2, F2, all);
-    const m2 = new Float64Array(n);
-    for (const j of folds) predictInto(train(X2, F2, tasksOf(folds.filter((i) => i !== j))), X2, F2, tasksOf([j]), m2);
-    const cal2 = calibrate(all, m2, y);
+    const cal1 = calibrate(all, first.margins, y);
+    const cal2 = calibrate(all, second.margins, y);
     writeModel(o.out, { BASE_FEATURES, RELATION_FEATURES, stage1: final1, cal1, stage2: final2, cal2, note: `trained on folds ${folds.join(", ")} (${all.length} tasks)` });
     say(`model: ${path.relative(PROJECT_ROOT, o.out)}`);
   }

@@ -7,7 +7,7 @@ import { reportDiagnostics } from "./report-diagnostics.js";
 
 const GRAPH_FORMATS = ["json", "dot"] as const;
 /** Options that only mean something to a retrieval: given to `graph`, they are a mistake, not a no-op. */
-const RETRIEVAL_ONLY = ["max-cycles", "budget", "keywords", "strategy", "dot", "svg", "force", "explain"] as const;
+const RETRIEVAL_ONLY = ["max-cycles", "budget", "keywords", "strategy", "model", "dot", "svg", "force", "explain"] as const;
 
 /** `graph-retrieve graph`: build the graph and print it as JSON or DOT. */
 export async function runGraphCommand(values: CliValues, extra: string[], io: CliIo): Promise<number> {

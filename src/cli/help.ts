@@ -22,7 +22,8 @@ Retrieve options:
   --include GLOB        only files matching (repeatable; 'dist/**' reads dist too)
   --exclude GLOB        leave files out (repeatable)
   --keywords A,B        extra keywords for the first query (repeatable)
-  --strategy NAME       graph (default), bm25 or pagerank
+  --strategy NAME       graph (default: the learned ranker), bm25 or pagerank
+  --model FILE          a ranker model trained by npm run train (default: the shipped data/ranker.json)
   --dot FILE            also write the retrieved subgraph as Graphviz DOT to FILE
   --svg FILE            also write it as an SVG picture (built-in WASM Graphviz)
   --force               let --dot / --svg replace an existing FILE (refused otherwise)

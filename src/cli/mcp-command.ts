@@ -1,10 +1,9 @@
 import { resolve } from "node:path";
-import { UsageError, serveMcp, type StrategyName } from "../index.js";
+import { STRATEGIES, UsageError, serveMcp, type StrategyName } from "../index.js";
 import { cacheDirOption } from "./cache-options.js";
 import { VERSION } from "./help.js";
 import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
 
-const STRATEGIES: readonly StrategyName[] = ["graph", "bm25", "pagerank"];
 /** Options a server has no use for: the tools choose the task, the format and the wait. */
 const NOT_FOR_MCP = ["format", "keywords", "timeout"] as const;
 
@@ -27,6 +26,7 @@ export async function runMcpCommand(values: CliValues, extra: string[], io: CliI
     maxCycles: integerOption(values, "max-cycles"),
     budgetTokens: integerOption(values, "budget"),
     strategy,
+    ...(values.model !== undefined ? { model: resolve(io.cwd, values.model) } : {}),
     // the index keeps rebuilds after an edit cheap
     cacheDir: cacheDirOption(values, io, values.root ?? "."),
   };

@@ -15,6 +15,7 @@ export const OPTIONS = {
   exclude: { type: "string", multiple: true },
   keywords: { type: "string", multiple: true },
   strategy: { type: "string" },
+  model: { type: "string" },
   "max-file-bytes": { type: "string" },
   dot: { type: "string" },
   svg: { type: "string" },

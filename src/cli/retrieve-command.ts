@@ -1,12 +1,10 @@
 import { resolve } from "node:path";
-import { createRetriever, UsageError, type StrategyName } from "../index.js";
+import { createRetriever, STRATEGIES, UsageError, type StrategyName } from "../index.js";
 import { withConfig } from "./config-options.js";
 import { graphCacheOptions } from "./cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
 import { checkRetrievalOutputs, writeRetrievalOutputs } from "./retrieval-outputs.js";
 import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
-
-const STRATEGIES: readonly StrategyName[] = ["graph", "bm25", "pagerank"];
 
 /** Split repeatable, comma-separated values: --keywords a,b --keywords c → [a, b, c]. */
 function listOption(values: readonly string[] | undefined): string[] | undefined {
@@ -46,6 +44,7 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
     budgetTokens,
     keywords: listOption(values.keywords),
     strategy,
+    ...(values.model !== undefined ? { model: resolve(io.cwd, values.model) } : {}),
   });
   const cache = graphCacheOptions(values, io, rootArg);
   const retriever = await createRetriever({ ...options, ...cache.options, root }).finally(cache.finish);

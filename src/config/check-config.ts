@@ -10,6 +10,7 @@
  * // throws UsageError: graph-retrieve.config.json: unknown key "maxCycle" (allowed: include, exclude, …)
  */
 import { isKnownError, UsageError } from "../errors.js";
+import { STRATEGIES } from "../retrieve/retrieve-options.js";
 import { createGlossary, createThesaurus } from "../retrieve/query-data.js";
 import type { StrategyName } from "../types.js";
 
@@ -31,7 +32,6 @@ export interface GraphRetrieveConfig {
 }
 
 export const CONFIG_KEYS = ["include", "exclude", "maxCycles", "budget", "strategy", "thesaurus", "glossary"] as const;
-const STRATEGIES: readonly StrategyName[] = ["graph", "bm25", "pagerank"];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

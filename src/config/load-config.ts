@@ -9,7 +9,7 @@
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
-import type { RetrieveOptions } from "../retrieve/loop.js";
+import type { RetrieveOptions } from "../retrieve/retrieve-options.js";
 import { checkConfig, type GraphRetrieveConfig } from "./check-config.js";
 
 export const CONFIG_FILE = "graph-retrieve.config.json";

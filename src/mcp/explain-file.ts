@@ -5,7 +5,7 @@
  * @example
  * explainFile(result, "src/auth/tokens.ts").relevance; // 0.95
  */
-import type { RetrievalResult } from "../index.js";
+import { CONTEXT_THRESHOLD, EXCLUDE_BELOW, type RetrievalResult } from "../index.js";
 
 export interface FileExplanation {
   path: string;
@@ -29,17 +29,20 @@ export interface FileExplanation {
   keywords?: string[];
 }
 
-const CONTEXT_THRESHOLD = 0.7;
 
 /** Explain `path` (a file the graph knows; the caller checks) against a result ranked over every candidate. */
 export function explainFile(result: RetrievalResult, path: string): FileExplanation {
   const trace: string[] = [];
+  const entered = result.files.find((f) => f.path === path)?.cycle;
   for (const cycle of result.cycles) {
+    if (cycle.cycle === entered && !cycle.expandedFrom.some((e) => e.path === path)) trace.push(`cycle ${cycle.cycle}: entered the candidates`);
     const high = cycle.high.find((h) => h.path === path);
     if (high) trace.push(`cycle ${cycle.cycle}: high (${high.relevance})`);
     const expanded = cycle.expandedFrom.find((e) => e.path === path);
-    if (expanded) trace.push(`cycle ${cycle.cycle}: reached over an import edge from ${expanded.via}`);
-    if (cycle.excluded.includes(path)) trace.push(`cycle ${cycle.cycle}: excluded from later cycles (relevance < 0.2)`);
+    if (expanded) trace.push(`cycle ${cycle.cycle}: reached over the graph from ${expanded.via}`);
+    const lifted = cycle.lifted?.find((l) => l.path === path);
+    if (lifted) trace.push(`cycle ${cycle.cycle}: lifted from ${lifted.from} to ${lifted.to} (${lifted.tie})`);
+    if (cycle.excluded.includes(path)) trace.push(`cycle ${cycle.cycle}: excluded from later cycles (relevance < ${EXCLUDE_BELOW})`);
   }
   const index = result.files.findIndex((f) => f.path === path);
   const file = result.files[index];

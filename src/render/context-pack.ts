@@ -239,7 +239,11 @@ function header(result: RetrievalResult, picked: readonly RetrievedFile[], budge
     "",
   );
   for (const cycle of result.cycles) {
-    const parts = [`searched ${list(cycle.keywords.map((k) => `"${k}"`), 12)}`, `${cycle.candidates} candidates`];
+    const parts = cycle.cycle === 1 ? [`searched ${list(cycle.keywords.map((k) => `"${k}"`), 12)}`] : [];
+    if (cycle.vocabulary && cycle.vocabulary.length > 0) parts.push(`the codebase's words: ${list(cycle.vocabulary, 4)}`);
+    if (cycle.expandedFrom.length > 0) parts.push(`expanded: ${list(cycle.expandedFrom.map((e) => `${e.path} (from ${e.via})`), 4)}`);
+    parts.push(`${cycle.candidates} candidates`);
+    if (cycle.lifted && cycle.lifted.length > 0) parts.push(`lifted: ${list(cycle.lifted.map((l) => `${l.path} ${l.from.toFixed(2)} → ${l.to.toFixed(2)}`), 4)}`);
     if (cycle.high.length > 0) parts.push(`high: ${list(cycle.high.map((h) => `${h.path} (${h.relevance.toFixed(2)})`), 5)}`);
     if (cycle.excluded.length > 0) parts.push(`excluded ${cycle.excluded.length}`);
     if (cycle.addedKeywords.length > 0) parts.push(`refined: added ${list(cycle.addedKeywords, 5)}`);

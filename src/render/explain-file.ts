@@ -9,6 +9,7 @@ import type { CodeGraph } from "../graph/code-graph.js";
 import type { RetrievalResult, RetrievedFile } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { termsOf } from "../util/terms.js";
+import { EXCLUDE_BELOW } from "../retrieve/bands.js";
 import { CONTEXT_RELEVANCE, parseMissingContext, readFileLinks, type FileLink } from "./retrieval-subgraph.js";
 
 const MAX_LINKS = 12;
@@ -75,7 +76,7 @@ export function renderExplanation(result: RetrievalResult, codeGraph: CodeGraph,
     const high = result.cycles.filter((c) => c.high.some((h) => h.path === normalised)).map((c) => c.cycle);
     const excluded = result.cycles.filter((c) => c.excluded.includes(normalised)).map((c) => c.cycle);
     if (high.length > 0) lines.push(`  High relevance in cycle${high.length === 1 ? "" : "s"}: ${high.join(", ")}`);
-    if (excluded.length > 0) lines.push(`  Excluded (< 0.2) in cycle${excluded.length === 1 ? "" : "s"}: ${excluded.join(", ")}`);
+    if (excluded.length > 0) lines.push(`  Excluded (< ${EXCLUDE_BELOW}) in cycle${excluded.length === 1 ? "" : "s"}: ${excluded.join(", ")}`);
     lines.push(`  Reason: ${file.reason}`);
     lines.push(`  Terms matched: ${file.matchedTerms.length > 0 ? file.matchedTerms.join(", ") : "none"}`);
     const terms = new Set(file.matchedTerms);

@@ -7,6 +7,7 @@
  * Pure and deterministic: every id quoted, nodes and edges sorted, "\n".
  */
 import type { CodeGraph } from "../graph/code-graph.js";
+import { HIGH_BAND, LOW_BAND, MEDIUM_BAND } from "../retrieve/bands.js";
 import type { RetrievalResult } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { dotAttributes, folderLabelOf, quoteDot } from "./dot-syntax.js";
@@ -30,10 +31,10 @@ export const BAND_COLOURS = {
 } as const;
 
 const BAND_LABELS: Record<keyof typeof BAND_COLOURS, string> = {
-  high: "high (0.8–1)",
-  medium: "medium (0.5–0.8)",
-  low: "low (0.2–0.5)",
-  excluded: "excluded (< 0.2)",
+  high: `high (${HIGH_BAND}–1)`,
+  medium: `medium (${MEDIUM_BAND}–${HIGH_BAND})`,
+  low: `low (${LOW_BAND}–${MEDIUM_BAND})`,
+  excluded: `excluded (< ${LOW_BAND})`,
   gap: "gap target, not a candidate",
 };
 
@@ -81,7 +82,7 @@ function legendLines(): string[] {
       })};`,
     );
   }
-  lines.push(`    ${quoteDot("legend:context")}${dotAttributes({ label: "thick border: in the context (≥ 0.7)", fillcolor: "#ffffff", penwidth: 2 })};`);
+  lines.push(`    ${quoteDot("legend:context")}${dotAttributes({ label: `thick border: in the context (≥ ${CONTEXT_RELEVANCE})`, fillcolor: "#ffffff", penwidth: 2 })};`);
   lines.push(`    ${quoteDot("legend:cycle")}${dotAttributes({ label: "cN: entered in cycle N (double border: 2, triple: 3)", fillcolor: "#ffffff", peripheries: 2 })};`);
   const edgeKinds: Array<[string, Record<string, string | number>]> = [
     ["import", {}],

@@ -7,13 +7,14 @@
  * and the graph, never the disk.
  */
 import type { CodeGraph } from "../graph/code-graph.js";
+import { CONTEXT_THRESHOLD as CONTEXT_RELEVANCE, LOW_BAND as NEAR_RELEVANCE } from "../retrieve/bands.js";
 import type { RelevanceBand, RetrievalResult, RetrievedFile } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 
-/** Relevance a file needs to be drawn as a near candidate (the low band starts here). */
-export const NEAR_RELEVANCE = 0.2;
-/** The context threshold of the pattern. */
-export const CONTEXT_RELEVANCE = 0.7;
+/** Relevance a file needs to be drawn as a near candidate (the low band starts here), and the context's threshold. */
+export { LOW_BAND as NEAR_RELEVANCE, CONTEXT_THRESHOLD as CONTEXT_RELEVANCE } from "../retrieve/bands.js";
+/** The best files drawn whatever their relevance: a calibrated relevance leaves few files at 0.2 or more, and a picture of three explains little. */
+export const MIN_DRAWN_FILES = 8;
 /** Most files drawn in a retrieval subgraph (gap targets outside the result included). */
 export const MAX_SUBGRAPH_FILES = 30;
 
@@ -60,7 +61,7 @@ export interface RetrievalSubgraph {
 }
 
 export interface RetrievalSubgraphOptions {
-  /** Draw ranked files from this relevance on (default {@link NEAR_RELEVANCE}). */
+  /** Draw ranked files from this relevance on (default: from {@link NEAR_RELEVANCE}, and at least the best {@link MIN_DRAWN_FILES}). */
   minRelevance?: number;
   /** Cap on drawn files (default {@link MAX_SUBGRAPH_FILES}). */
   maxFiles?: number;
@@ -155,7 +156,7 @@ export function readRetrievalSubgraph(
     chosen.set(path, ranked ? { path, file: ranked.file, rank: ranked.rank } : { path });
   };
 
-  const near = result.files.filter((f) => f.relevance >= minRelevance);
+  const near = result.files.filter((f, i) => f.relevance >= minRelevance || (options.minRelevance === undefined && i < MIN_DRAWN_FILES));
   for (const file of near) add(file.path);
   const allLinks = readFileLinks(codeGraph);
   const drawnNear = near.filter((f) => chosen.has(f.path));
@@ -165,7 +166,7 @@ export function readRetrievalSubgraph(
   // excluded candidates next to the context: why they fell out is worth a look
   const context = new Set(near.filter((f) => f.relevance >= CONTEXT_RELEVANCE).map((f) => f.path));
   for (const file of result.files) {
-    if (file.relevance >= minRelevance) continue;
+    if (chosen.has(file.path)) continue;
     const tied = [...context].some((c) => allLinks.has(`${c}\0${file.path}`) || allLinks.has(`${file.path}\0${c}`));
     if (tied) add(file.path);
   }

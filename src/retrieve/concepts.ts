@@ -13,7 +13,8 @@ import type { LexicalIndex } from "./lexical-index.js";
 import type { TaskQuery } from "./query.js";
 import type { CycleQuery, Keyword } from "./retrieval-context.js";
 import { idf } from "./signals/bm25f.js";
-import type { SynonymLookup } from "./refine.js";
+/** Thesaurus lookup: term → synonym terms (normalised). */
+export type SynonymLookup = (terms: string[]) => Map<string, string[]>;
 
 /** Shortest abbreviation considered, and the shortest word abbreviated. */
 const MIN_ABBREVIATION = 4;
@@ -106,44 +107,4 @@ export function createInitialQuery(
     concepts,
     newTerms: new Set(),
   };
-}
-
-/** Share of the task's concept weight that a file's matched terms cover, in [0, 1]. */
-export function coverageOf(query: CycleQuery, matchedTerms: ReadonlySet<string>): { coverage: number; covered: string[] } {
-  let total = 0;
-  let hit = 0;
-  const covered = new Set<string>();
-  for (const weight of query.concepts.values()) total += weight;
-  for (const keyword of query.keywords) {
-    if (keyword.concept === undefined || covered.has(keyword.concept) || !matchedTerms.has(keyword.term)) continue;
-    const weight = query.concepts.get(keyword.concept);
-    if (weight === undefined) continue;
-    covered.add(keyword.concept);
-    hit += weight;
-  }
-  return { coverage: total > 0 ? hit / total : 0, covered: [...covered] };
-}
-
-/**
- * How specific a concept is in this codebase, by the words the task (or,
- * for a word the code lacks, its synonyms) actually search: 1 for a rare
- * word, less for a common one. Unlike a concept's coverage weight, a common
- * word's rare synonyms do not lift it.
- */
-export function conceptSpecificity(index: LexicalIndex, query: CycleQuery): Map<string, number> {
-  const own = new Map<string, string[]>();
-  const all = new Map<string, string[]>();
-  for (const keyword of query.keywords) {
-    if (keyword.concept === undefined || !index.documentFrequency.has(keyword.term)) continue;
-    all.set(keyword.concept, [...(all.get(keyword.concept) ?? []), keyword.term]);
-    if (keyword.source !== "thesaurus" && index.codeFrequency.has(keyword.term)) {
-      own.set(keyword.concept, [...(own.get(keyword.concept) ?? []), keyword.term]);
-    }
-  }
-  const specificity = new Map<string, number>();
-  for (const concept of query.concepts.keys()) {
-    const terms = own.get(concept) ?? all.get(concept);
-    if (terms && terms.length > 0) specificity.set(concept, conceptWeight(index, terms));
-  }
-  return specificity;
 }

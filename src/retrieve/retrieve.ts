@@ -8,7 +8,8 @@ import { UsageError } from "../errors.js";
 import { buildGraph } from "../graph/build-graph.js";
 import type { CodeGraph } from "../graph/code-graph.js";
 import type { RetrievalResult } from "../types.js";
-import { checkRetrieveOptions, runIterativeRetrieval, type RetrieveOptions } from "./loop.js";
+import { runIterativeRetrieval } from "./loop.js";
+import { checkRetrieveOptions, type RetrieveOptions } from "./retrieve-options.js";
 import { createRetrievalContext, type RetrievalContext } from "./retrieval-context.js";
 import { runBaselineStrategy } from "./strategies.js";
 

@@ -1,55 +1,61 @@
 /**
- * The two baselines the graph retriever is measured against. They share
- * scan, parse, graph and the lexical index with it and differ only in
- * ranking, so a comparison is fair and runs in one command.
- * - bm25: lexical only, every field weighted alike (identifiers split, paths as terms);
+ * The two baselines the learned graph ranking is measured against. They
+ * share scan, parse, graph and the lexical index with it and differ only
+ * in ranking, so a comparison is fair and runs in one command.
+ * - bm25: one lexical pass, a plain code-aware BM25 (identifiers split,
+ *   path terms counted three times, as ../shared/bench/baselines/bm25.mjs);
  * - pagerank: an aider-style repo map, personalized PageRank over the
  *   definition/reference links from the files whose definitions name task terms.
+ * Their relevance is a score ratio, not a probability: the best file is
+ * kept as context.
  */
 import type { CycleTrace, RetrievalResult, StrategyName } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
-import { dispatch } from "./dispatch.js";
-import { relevanceOfRatio, DEFAULT_EVALUATE, type Evaluation } from "./evaluate.js";
-import { assembleResult, createPathTest, type LoopInput } from "./loop.js";
+import { assembleResult, type AssembleInput, type RankedFile } from "./assemble-result.js";
+import { CONTEXT_THRESHOLD, LOW_BAND } from "./bands.js";
+import { speaksOfTests } from "./features/extract.js";
+import { searchTask } from "./features/task-query.js";
 import { extendGlossary, parseTask } from "./query.js";
-import type { CycleQuery, RetrievalContext } from "./retrieval-context.js";
+import type { RetrievalContext } from "./retrieval-context.js";
+import { createPathTest } from "./retrieve-options.js";
 import { scoreBm25f, type Bm25fParameters } from "./signals/bm25f.js";
 import { personalizedPageRank } from "./signals/personalized-pagerank.js";
 
 const PLAIN_BM25: Bm25fParameters = {
   k1: 1.2,
   perFieldSaturation: false,
-  fieldWeights: { name: 1, folder: 1, definitions: 1, identifiers: 1, comments: 1 },
+  fieldWeights: { name: 3, folder: 3, definitions: 1, identifiers: 1, comments: 1 },
   fieldB: { name: 0.75, folder: 0.75, definitions: 0.75, identifiers: 0.75, comments: 0.75 },
 };
 
-function toEvaluations(scores: Map<string, number>, describe: (path: string) => { reason: string; terms: string[] }): Evaluation[] {
-  const best = Math.max(1e-12, ...scores.values());
-  return [...scores.entries()]
-    .filter(([, score]) => score > 0)
-    .sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))
-    .map(([path, score]) => {
-      const { reason, terms } = describe(path);
-      return {
-        path,
-        score,
-        relevance: relevanceOfRatio(score / best, DEFAULT_EVALUATE.contextRatio),
-        reason,
-        missingContext: [],
-        matchedTerms: terms,
-      };
-    });
+/** A score ratio (score / best) as a relevance: ratio 0.9 → 0.7, 1 → 0.95, quadratic below. */
+export function relevanceOfRatio(ratio: number, contextRatio = 0.9): number {
+  const r = Math.max(0, Math.min(1, ratio));
+  const relevance = r >= contextRatio ? 0.7 + (0.25 * (r - contextRatio)) / Math.max(1e-9, 1 - contextRatio) : 0.7 * (r / contextRatio) ** 2;
+  return Math.round(relevance * 1000) / 1000;
 }
 
-function singleCycle(keywords: string[], evaluations: Evaluation[]): CycleTrace {
+function toRanked(scores: Map<string, number>, describe: (path: string) => { reason: string; terms: string[] }): RankedFile[] {
+  const best = Math.max(1e-12, ...scores.values());
+  const ranked = [...scores.entries()]
+    .filter(([, score]) => score > 0)
+    .sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))
+    .map(([path, score]) => ({ path, score, relevance: relevanceOfRatio(score / best), missingContext: [], ...(({ reason, terms }) => ({ reason, matchedTerms: terms }))(describe(path)) }));
+  // the best match is always handed over: these scores are ratios, and an agent is better served by the best file than by none
+  const top = ranked[0];
+  if (top && top.relevance < CONTEXT_THRESHOLD && top.relevance >= LOW_BAND) ranked[0] = { ...top, relevance: CONTEXT_THRESHOLD, reason: `${top.reason}; best match, kept as context` };
+  return ranked;
+}
+
+function singleCycle(keywords: string[], ranked: RankedFile[]): CycleTrace {
   return {
     cycle: 1,
     keywords,
     addedKeywords: [],
     patterns: [],
-    candidates: evaluations.length,
+    candidates: ranked.length,
     expandedFrom: [],
-    high: evaluations.filter((e) => e.relevance >= 0.7).map((e) => ({ path: e.path, relevance: e.relevance })),
+    high: ranked.filter((e) => e.relevance >= CONTEXT_THRESHOLD).map((e) => ({ path: e.path, relevance: e.relevance })),
     excluded: [],
     gaps: [],
     stop: "single-pass strategy",
@@ -57,59 +63,40 @@ function singleCycle(keywords: string[], evaluations: Evaluation[]): CycleTrace 
 }
 
 /** Rank by one lexical pass, or by personalized PageRank; one cycle. */
-export async function runBaselineStrategy(
-  context: RetrievalContext,
-  input: LoopInput,
-  strategy: Exclude<StrategyName, "graph">,
-): Promise<RetrievalResult> {
+export async function runBaselineStrategy(context: RetrievalContext, input: AssembleInput, strategy: Exclude<StrategyName, "graph">): Promise<RetrievalResult> {
   const glossary = input.options.glossary ? extendGlossary(input.options.glossary, "retrieve: glossary") : undefined;
-  const taskQuery = parseTask(input.task, { keywords: input.options.keywords, glossary });
-  // the task's own words only: no abbreviations, no concepts, no refinement
-  const query: CycleQuery = {
-    keywords: taskQuery.terms.map((t) => ({ term: t.term, weight: t.weight, source: t.source, original: t.original })),
-    identifiers: taskQuery.identifiers.map((id) => id.toLowerCase()),
-    patterns: [],
-    excluded: new Set(),
-    focus: new Map(),
-    concepts: new Map(),
-    newTerms: new Set(),
-  };
+  const taskQuery = parseTask(input.task, { ...(input.options.keywords ? { keywords: input.options.keywords } : {}), ...(glossary ? { glossary } : {}) });
+  // the task's own words only: no abbreviations, synonyms or refinement
+  const weighted = taskQuery.terms.map((t) => ({ term: t.term, weight: 1 }));
+  const keywords = weighted.map((k) => k.term);
   const isAllowed = createPathTest(input.options.include, input.options.exclude);
-  const weighted = query.keywords.map((k) => ({ term: k.term, weight: k.weight }));
-  const keywords = query.keywords.map((k) => k.term);
-  let evaluations: Evaluation[];
+  const excludeTests = !speaksOfTests(searchTask(context.index, input.task, { parsed: taskQuery }));
+  const files = context.index.files.filter((f) => isAllowed(f.path) && !(excludeTests && f.isTest));
+  // declaration files only where there is nothing else
+  const ranked = files.some((f) => !f.isDeclaration) ? files.filter((f) => !f.isDeclaration) : files;
+  let out: RankedFile[];
   if (strategy === "bm25") {
     const scores = new Map<string, number>();
     const matched = new Map<string, string[]>();
-    for (const file of context.index.files) {
-      if (!isAllowed(file.path)) continue;
+    for (const file of ranked) {
       const lexical = scoreBm25f(context.index, file, weighted, PLAIN_BM25);
       if (lexical.score <= 0) continue;
       scores.set(file.path, lexical.score);
       matched.set(file.path, lexical.matches.map((m) => m.term));
     }
-    evaluations = toEvaluations(scores, (path) => ({
-      reason: `bm25: ${(matched.get(path) ?? []).slice(0, 4).join(", ")}`,
-      terms: matched.get(path) ?? [],
-    }));
+    out = toRanked(scores, (path) => ({ reason: `bm25: ${(matched.get(path) ?? []).slice(0, 4).join(", ")}`, terms: matched.get(path) ?? [] }));
   } else {
-    // seeds: files whose definition names hold task terms, weighted by how many
+    // seeds: files whose definition names hold task terms, weighted by how many (an exact identifier counts 10)
+    const identifiers = taskQuery.identifiers.map((id) => id.toLowerCase());
     const seeds = new Map<string, number>();
-    for (const candidate of dispatch(context, query, { maxCandidates: Number.MAX_SAFE_INTEGER, excludeTests: false, isAllowed })) {
-      const definitionHits = candidate.lexical.matches.filter((m) => m.fields.includes("definitions")).length;
-      const weight = definitionHits + 10 * candidate.definesIdentifiers.length;
-      if (weight > 0) seeds.set(candidate.path, weight);
+    for (const file of ranked) {
+      const definitionHits = scoreBm25f(context.index, file, weighted, PLAIN_BM25).matches.filter((m) => m.fields.includes("definitions")).length;
+      const weight = definitionHits + 10 * identifiers.filter((id) => file.definedNames.has(id)).length;
+      if (weight > 0) seeds.set(file.path, weight);
     }
-    const nodes = context.index.files.map((f) => f.path).filter(isAllowed);
-    const ranks = personalizedPageRank(nodes, context.links, seeds, { damping: 0.85, maxIterations: 100, tolerance: 1e-9, reverseWeight: 0 });
-    evaluations = toEvaluations(ranks, (path) => ({
-      reason: seeds.has(path) ? "pagerank: seed (defines task terms)" : "pagerank: reached over references",
-      terms: [],
-    }));
+    const ranks = personalizedPageRank(ranked.map((f) => f.path), context.links, seeds, { damping: 0.85, maxIterations: 100, tolerance: 1e-9, reverseWeight: 0 });
+    out = toRanked(ranks, (path) => ({ reason: seeds.has(path) ? "pagerank: seed (defines task terms)" : "pagerank: reached over references", terms: [] }));
   }
-  const firstCycle = new Map(evaluations.map((e) => [e.path, 1]));
-  return assembleResult(context, input, evaluations, firstCycle, [singleCycle(keywords, evaluations)], [], {
-    strategy,
-    stoppedEarly: false,
-  });
+  const firstCycle = new Map(out.map((e) => [e.path, 1]));
+  return assembleResult(context, input, out, firstCycle, [singleCycle(keywords, out)], [], { strategy, stoppedEarly: false });
 }

@@ -1,173 +1,105 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
-import { createInitialQuery, coverageOf } from "../../src/retrieve/concepts.js";
-import { dispatch, isRecalled } from "../../src/retrieve/dispatch.js";
-import { bandOf, evaluate, relevanceOfRatio } from "../../src/retrieve/evaluate.js";
-import { expandWithThesaurus, parseTask, thesaurusPhrasesIn } from "../../src/retrieve/query.js";
+import { bandOf } from "../../src/retrieve/bands.js";
+import { dispatch, dispatchAgain } from "../../src/retrieve/dispatch.js";
+import { evaluate, missingContextOf } from "../../src/retrieve/evaluate.js";
+import { loadRanker } from "../../src/retrieve/model/ranker.js";
 import { refine } from "../../src/retrieve/refine.js";
 import { createRetrievalContext, type RetrievalContext } from "../../src/retrieve/retrieval-context.js";
-import { personalizedPageRank } from "../../src/retrieve/signals/personalized-pagerank.js";
 
-const synonyms = (terms: string[]) => expandWithThesaurus(terms);
-const phrases = (terms: string[]) => thesaurusPhrasesIn(terms);
-const DISPATCH = { maxCandidates: 40, excludeTests: true, isAllowed: () => true };
+const ALL = { isAllowed: () => true };
 
 let auth: RetrievalContext;
-let gateway: RetrievalContext;
 beforeAll(async () => {
   auth = createRetrievalContext(await buildGraph("fixtures/auth-service"));
-  gateway = createRetrievalContext(await buildGraph("fixtures/api-gateway"));
 });
 
-function queryFor(context: RetrievalContext, task: string) {
-  return createInitialQuery(context.index, parseTask(task), synonyms, phrases);
-}
-
-describe("the first query", () => {
-  it("adds the abbreviations this codebase uses, as the same concept", () => {
-    const query = queryFor(auth, "Fix the authentication token expiry bug");
-    const auth_ = query.keywords.find((k) => k.term === "auth");
-    expect(auth_).toMatchObject({ source: "abbreviation", concept: "authentic" });
-    expect([...query.concepts.keys()].sort()).toEqual(["authentic", "expir", "token"]);
-  });
-
-  it("makes the words of a known phrase one concept", () => {
-    const query = queryFor(gateway, "Add rate limiting to the API endpoints");
-    expect(query.keywords.find((k) => k.term === "rate")?.concept).toBe("rate limit");
-    expect(query.keywords.find((k) => k.term === "limit")?.concept).toBe("rate limit");
+describe("bands", () => {
+  it("are the pattern's", () => {
+    expect([0.95, 0.8, 0.79, 0.5, 0.49, 0.2, 0.19, 0].map(bandOf)).toEqual(["high", "high", "medium", "medium", "low", "low", "excluded", "excluded"]);
   });
 });
 
 describe("DISPATCH", () => {
-  it("seeds where the task's words name symbols, the file named for a word first", () => {
-    const query = queryFor(auth, "token expiry");
-    const candidates = dispatch(auth, query, DISPATCH);
-    expect(candidates[0]!.path).toBe("src/auth/tokens.ts");
-    expect(candidates.every((c) => c.lexical.score > 0)).toBe(true);
-    // nothing that never says token or expiry
-    expect(candidates.map((c) => c.path)).not.toContain("src/utils/password.ts");
+  it("seeds where the task's words match, the file named for a word among the first, with a vector for each", () => {
+    const features = dispatch(auth, "token expiry", ALL);
+    const paths = features.pool.map((f) => f.path);
+    expect(paths.slice(0, 3)).toContain("src/auth/tokens.ts");
+    expect(features.rows).toHaveLength(paths.length);
+    // nothing that neither says token or expiry nor is tied to a file that does
+    const password = features.pool.find((f) => f.path === "src/utils/password.ts");
+    expect(password === undefined || password.origin === "neighbour").toBe(true);
   });
 
-  it("finds a file that defines an identifier the task names exactly", () => {
-    const query = queryFor(auth, "secondsUntilExpiry returns a negative number");
-    const tokens = dispatch(auth, query, DISPATCH).find((c) => c.path === "src/auth/tokens.ts");
-    expect(tokens?.definesIdentifiers).toEqual(["secondsuntilexpiry"]);
-  });
-
-  it("leaves out excluded files unless a new term names them", () => {
-    const query = queryFor(auth, "token expiry");
-    query.excluded.add("src/auth/tokens.ts");
-    expect(dispatch(auth, query, DISPATCH).map((c) => c.path)).not.toContain("src/auth/tokens.ts");
-    const file = auth.index.byPath.get("src/auth/tokens.ts")!;
-    expect(isRecalled(file, new Set(["token"]))).toBe(true);
-    expect(isRecalled(file, new Set(["password"]))).toBe(false);
+  it("a later cycle adds the files REFINE reached, after the first cycle's", () => {
+    const features = dispatch(auth, "token expiry", { isAllowed: (p) => p !== "src/db/pool.ts" });
+    const again = dispatchAgain(auth, features, [{ path: "src/db/pool.ts", via: "src/auth/tokens.ts" }]);
+    // a path the caller's filter leaves out never comes in
+    expect(again).toBe(features);
   });
 });
 
 describe("EVALUATE", () => {
-  it("scores in [0, 1] with the pattern's bands, best first, with reasons", () => {
-    const query = queryFor(auth, "Fix the authentication token expiry bug");
-    const evaluations = evaluate(auth, dispatch(auth, query, DISPATCH), query);
-    expect(evaluations[0]!.relevance).toBeGreaterThanOrEqual(0.8);
+  it("scores every pool file in [0, 1], best first, each with a reason, the likely ones with their gaps", () => {
+    const features = dispatch(auth, "Fix the authentication token expiry bug", ALL);
+    const evaluations = evaluate(auth, features, loadRanker(), 1);
+    expect(evaluations).toHaveLength(features.pool.length);
     for (let i = 1; i < evaluations.length; i++) expect(evaluations[i - 1]!.relevance).toBeGreaterThanOrEqual(evaluations[i]!.relevance);
     for (const e of evaluations) {
       expect(e.relevance).toBeGreaterThanOrEqual(0);
       expect(e.relevance).toBeLessThanOrEqual(1);
-      expect(e.reason).toMatch(/covers \d+\/3 task concepts/);
+      expect(e.probability).toBeGreaterThan(0);
+      expect(e.reason.length).toBeGreaterThan(0);
+      if (e.relevance < 0.5) expect(e.missingContext).toEqual([]);
     }
-    const user = evaluations.find((e) => e.path === "src/models/user.ts");
-    expect(user === undefined || user.relevance < 0.5).toBe(true);
+    expect(evaluations.slice(0, 3).map((e) => e.path)).toContain("src/auth/tokens.ts");
+    expect(evaluations.find((e) => e.path === "src/auth/tokens.ts")!.reason).toMatch(/matches token \(name\+/);
   });
 
-  it("names the gaps: what a file uses from files outside the context", () => {
-    const query = queryFor(auth, "Fix the authentication token expiry bug");
-    const evaluations = evaluate(auth, dispatch(auth, query, DISPATCH), query);
-    const authFile = evaluations.find((e) => e.path === "src/auth/auth.ts")!;
-    expect(authFile.missingContext).toContain("userRepository (src/db/user-repository.ts)");
-    // what is in the context is no gap
-    expect(authFile.missingContext.some((g) => g.includes("src/auth/tokens.ts"))).toBe(false);
+  it("a later cycle reads the ties to what the cycle before found, and says so", () => {
+    const features = dispatch(auth, "Fix the authentication token expiry bug", ALL);
+    const model = loadRanker();
+    const first = evaluate(auth, features, model, 1);
+    const previous = { probability: new Map(first.map((e) => [e.path, e.probability])), relevance: new Map(first.map((e) => [e.path, e.relevance])) };
+    const second = evaluate(auth, features, model, 2, previous);
+    const best = first[0]!;
+    const tied = second.filter((e) => e.tie?.endsWith(`${best.path} (${best.relevance.toFixed(2)})`));
+    expect(best.relevance).toBeGreaterThanOrEqual(0.5);
+    expect(tied.length).toBeGreaterThan(0);
+    expect(second.every((e) => e.relevance >= 0 && e.relevance <= 1)).toBe(true);
   });
 
-  it("maps score ratios onto the bands", () => {
-    expect(relevanceOfRatio(1, 0.9)).toBe(0.95);
-    expect(relevanceOfRatio(0.9, 0.9)).toBe(0.7);
-    expect(relevanceOfRatio(0, 0.9)).toBe(0);
-    expect([bandOf(0.95), bandOf(0.6), bandOf(0.3), bandOf(0.1)]).toEqual(["high", "medium", "low", "excluded"]);
-  });
-
-  it("measures coverage by concept, synonyms and abbreviations included", () => {
-    const query = queryFor(auth, "Fix the authentication token expiry bug");
-    expect(coverageOf(query, new Set(["auth", "token", "expir"])).coverage).toBeCloseTo(1);
-    expect(coverageOf(query, new Set(["token"])).coverage).toBeLessThan(0.5);
+  it("names a file's gaps: what it uses from files outside the set", () => {
+    const gaps = missingContextOf(auth, "src/auth/tokens.ts", new Set());
+    expect(gaps.some((g) => g.endsWith("(src/auth/jwt-utils.ts)"))).toBe(true);
+    expect(missingContextOf(auth, "src/auth/tokens.ts", new Set(["src/auth/jwt-utils.ts"])).some((g) => g.includes("jwt-utils"))).toBe(false);
   });
 });
 
 describe("REFINE", () => {
-  it("replaces a word the code never uses by the synonym it does", () => {
-    const query = queryFor(gateway, "Add rate limiting to the API endpoints");
-    const evaluations = evaluate(gateway, dispatch(gateway, query, DISPATCH), query);
-    const next = refine(gateway, evaluations, query, synonyms);
-    const throttle = next.query.keywords.find((k) => k.term === "throttl");
-    expect(throttle).toMatchObject({ source: "thesaurus", concept: "rate limit" });
-    expect(next.criticalGaps.some((g) => g.includes('"rate"'))).toBe(true);
-    // "limit" alone would mean pagination; the phrase decides
-    expect(next.query.keywords.map((k) => k.term)).not.toContain("pagin");
-  });
+  const features = () => dispatch(auth, "Fix the authentication token expiry bug", ALL);
 
-  it("learns words that sit beside task terms in high files, at a low weight", () => {
-    const query = queryFor(auth, "Fix the authentication token expiry bug");
-    const evaluations = evaluate(auth, dispatch(auth, query, DISPATCH), query);
-    const next = refine(auth, evaluations, query, synonyms);
-    const learned = next.query.keywords.filter((k) => k.source === "vocabulary");
-    expect(learned.length).toBeGreaterThan(0);
-    expect(learned.every((k) => k.weight < 1 && k.concept === undefined)).toBe(true);
-  });
-
-  it("excludes what scored under 0.2 and keeps folders of high files as patterns", () => {
-    const query = queryFor(auth, "Fix the authentication token expiry bug");
-    const evaluations = evaluate(auth, dispatch(auth, query, DISPATCH), query);
-    const next = refine(auth, evaluations, query, synonyms);
-    const low = evaluations.filter((e) => e.relevance < 0.2).map((e) => e.path);
-    expect(low.length).toBeGreaterThan(0);
-    expect(next.excluded.sort()).toEqual(low.sort());
-    expect(next.patterns).toContain("src/auth/");
-  });
-
-  it("excludes nothing while no file is high: low means nothing yet", () => {
-    const query = queryFor(gateway, "Add rate limiting to the API endpoints");
-    const evaluations = evaluate(gateway, dispatch(gateway, query, DISPATCH), query);
-    expect(evaluations.filter((e) => e.relevance >= 0.7)).toEqual([]);
-    expect(refine(gateway, evaluations, query, synonyms).excluded).toEqual([]);
-  });
-});
-
-describe("personalized PageRank", () => {
-  it("concentrates on the seeds and what they link to, and sums to 1", () => {
-    const links = {
-      out: new Map([
-        ["a", new Map([["b", 1]])],
-        ["b", new Map([["c", 1]])],
-      ]),
-      in: new Map([
-        ["b", new Map([["a", 1]])],
-        ["c", new Map([["b", 1]])],
-      ]),
-    };
-    const forward = { damping: 0.7, maxIterations: 100, tolerance: 1e-10, reverseWeight: 0 };
-    const ranks = personalizedPageRank(["a", "b", "c", "d"], links, new Map([["a", 1]]), forward);
-    const total = [...ranks.values()].reduce((s, v) => s + v, 0);
-    expect(total).toBeCloseTo(1, 6);
-    expect(ranks.get("a")!).toBeGreaterThan(ranks.get("b")!);
-    expect(ranks.get("b")!).toBeGreaterThan(ranks.get("c")!);
-    expect(ranks.get("d")).toBeCloseTo(0, 6);
-  });
-
-  it("walks against the links too when asked: importers of a seed gain", () => {
-    const links = { out: new Map([["a", new Map([["b", 1]])]]), in: new Map([["b", new Map([["a", 1]])]]) };
-    const options = { damping: 0.7, maxIterations: 100, tolerance: 1e-10 };
-    const oneWay = personalizedPageRank(["a", "b"], links, new Map([["b", 1]]), { ...options, reverseWeight: 0 });
-    const bothWays = personalizedPageRank(["a", "b"], links, new Map([["b", 1]]), { ...options, reverseWeight: 0.5 });
-    expect(oneWay.get("a")).toBeCloseTo(0, 6);
-    expect(bothWays.get("a")!).toBeGreaterThan(0.1);
+  it("excludes files below 0.2 unless tied to a likely file, and expands from the high files toward their gaps", () => {
+    const f = features();
+    // a stand-in evaluation: tokens.ts high, everything else low
+    const evaluations = f.pool.map((p) => ({
+      path: p.path,
+      relevance: p.path === "src/auth/tokens.ts" ? 0.9 : 0.1,
+      probability: 0.1,
+      score: 0,
+      reason: "",
+      missingContext: p.path === "src/auth/tokens.ts" ? missingContextOf(auth, p.path, new Set([p.path])) : [],
+      matchedTerms: [],
+      origin: p.origin,
+    }));
+    const smaller = { ...f, pool: f.pool.filter((p) => p.path !== "src/auth/jwt-utils.ts") };
+    const refinement = refine(auth, smaller, evaluations.filter((e) => e.path !== "src/auth/jwt-utils.ts"), new Set(), () => true);
+    // jwt-utils, which tokens.ts uses, is what the next cycle adds
+    expect(refinement.expansions).toContainEqual({ path: "src/auth/jwt-utils.ts", via: "src/auth/tokens.ts" });
+    expect(refinement.criticalGaps.some((g) => g.startsWith("src/auth/tokens.ts uses") && g.includes("jwt-utils"))).toBe(true);
+    // a low file tied to tokens.ts stays; an untied one goes
+    expect(refinement.excluded).not.toContain("src/auth/session-manager.ts");
+    expect(refinement.excluded).toContain("src/utils/password.ts");
+    expect(refinement.patterns).toEqual(["src/auth/"]);
   });
 });

@@ -163,7 +163,7 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
       names.pathNamed, names.stemNamed, names.genericStemNamed, names.definesIdentifier, names.identifierInDefinitions, names.phraseShare,
       scopeNameShare(scopeIsFolder ? file.fields.folder : file.fields.name, scopeTerms), scopeIsFolder ? 1 : 0, pluralNameShare(f.path, pluralParts), compound, entries.has(f.path) ? 1 : 0,
       importsSeed, importedBySeed, twoHop, sameFolder, (folderScore.get(folder) ?? 0) - lexical.bm25f / bestBm25f, (pagerank.get(f.path) ?? 0) / bestRank,
-      Math.log2(1 + own.in.size), Math.log2(1 + own.out.size), f.origin === "neighbour" ? 1 : 0,
+      Math.log2(1 + own.in.size), Math.log2(1 + own.out.size), f.origin === "neighbour" || f.origin === "expansion" ? 1 : 0,
       file.isTest ? 1 : 0, file.isDeclaration ? 1 : 0, file.isBarrel ? 1 : 0, INDEX_NAME.test(f.path) ? 1 : 0, Math.log2(1 + file.tokens),
       f.path.split("/").length, JS_NAME.test(f.path) ? 1 : 0, AUX_FOLDER.test(f.path) ? 1 : 0,
       Math.log2(1 + (exported?.definitions.length ?? 0)), Math.log2(1 + exportedNames.length),

@@ -7,7 +7,7 @@
 import type { RetrievalContext } from "../retrieval-context.js";
 import { DEFAULT_BM25F, type Bm25fParameters } from "../signals/bm25f.js";
 import { baseFeatures } from "./base-features.js";
-import { collectPool, type PoolFile } from "./candidate-pool.js";
+import { collectPool, poolEntry, type PoolFile, type PoolOptions } from "./candidate-pool.js";
 import { prepareTerms, type PreparedTerm } from "./lexical-features.js";
 import { poolGraphOf, type PoolGraph } from "./relation-features.js";
 import { searchTask, type SearchedTask, type TaskQueryOptions } from "./task-query.js";
@@ -27,6 +27,9 @@ export interface TaskFeatures {
   rows: number[][];
   graph: PoolGraph;
   excludeTests: boolean;
+  /** How many files matched any query term. */
+  matching: number;
+  poolOptions: PoolOptions;
 }
 
 /** A task that speaks of tests, specs, mocks or fixtures may be about a test file. */
@@ -50,5 +53,28 @@ export function extractTaskFeatures(context: RetrievalContext, task: string, opt
   for (const file of context.index.files) if (terms.some((t) => file.allTerms.has(t.term))) matching++;
   const rows = baseFeatures({ context, taskQuery: searched.taskQuery, pool, matching });
   const graph = poolGraphOf(context, pool.map((f) => f.path));
-  return { searched, terms, names, pool, rows, graph, excludeTests };
+  return { searched, terms, names, pool, rows, graph, excludeTests, matching, poolOptions };
+}
+
+/**
+ * The pool grown by files a later cycle reaches (REFINE's expansion), with
+ * every row and the pool graph computed again over the whole pool.
+ *
+ * @example
+ * const next = extendPool(context, features, [{ path: "src/lib/jwt.ts", via: "src/auth/tokens.ts" }]);
+ */
+export function extendPool(context: RetrievalContext, features: TaskFeatures, additions: ReadonlyArray<{ path: string; via: string }>): TaskFeatures {
+  const known = new Set(features.pool.map((f) => f.path));
+  const added: PoolFile[] = [];
+  for (const { path, via } of additions) {
+    if (known.has(path)) continue;
+    const entry = poolEntry(context, path, features.terms, features.names, features.poolOptions, via);
+    if (!entry) continue;
+    known.add(path);
+    added.push(entry);
+  }
+  if (added.length === 0) return features;
+  const pool = [...features.pool, ...added];
+  const rows = baseFeatures({ context, taskQuery: features.searched.taskQuery, pool, matching: features.matching });
+  return { ...features, pool, rows, graph: poolGraphOf(context, pool.map((f) => f.path)) };
 }

@@ -11,8 +11,8 @@ import { folderOf } from "../../util/folders.js";
 import type { RetrievalContext } from "../retrieval-context.js";
 
 export const RELATION_FEATURES = [
-  "prevRelevance", "prevRank", "usedByLikely", "usesLikely", "fillsGapOf", "twoHopLikely", "besideLikely", "neighbourMass",
-  "bestRelevance", "secondRelevance", "likelyFiles", "expanded",
+  "prevRelevance", "prevRank", "usedByLikely", "usesLikely", "fillsGapOf", "mostUsedBy", "twoHopLikely", "besideLikely", "neighbourMass",
+  "bestRelevance", "secondRelevance", "likelyFiles",
 ] as const;
 
 /** The pool's graph: for each file (an index into the pool), the pool files it is tied to. */
@@ -88,14 +88,13 @@ export function poolGraphOf(context: RetrievalContext, paths: readonly string[])
 const LIKELY = 0.5;
 
 /**
- * @param previous each pool file's relevance in the previous cycle (0 for a file new to this one)
- * @param expanded whether each file entered by expansion in this cycle
+ * @param previous each pool file's probability in the previous cycle (0 for a file new to this one)
  *
  * @example
- * const rows = relationFeatures(graph, [0.9, 0.1, 0], [false, false, true]);
+ * const rows = relationFeatures(graph, [0.9, 0.1, 0]);
  * rows[2][RELATION_FEATURES.indexOf("usedByLikely")]; // 0.9 when the first file imports the third
  */
-export function relationFeatures(graph: PoolGraph, previous: readonly number[], expanded: readonly boolean[]): number[][] {
+export function relationFeatures(graph: PoolGraph, previous: readonly number[]): number[][] {
   const n = previous.length;
   const order = previous.map((p, i) => [p, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   const rank = new Array<number>(n);
@@ -105,6 +104,8 @@ export function relationFeatures(graph: PoolGraph, previous: readonly number[], 
   const likely = previous.filter((p) => p >= LIKELY).length;
   // i fills a gap of h when h uses i's symbols: usedBy[i] = [h, count]
   const usedBy: Array<Array<[number, number]>> = Array.from({ length: n }, () => []);
+  // and how much of h's use goes to i, against the file h uses most
+  const mostUsed = graph.uses.map((list) => Math.max(0, ...list.map(([, count]) => count)));
   graph.uses.forEach((list, h) => {
     for (const [j, count] of list) usedBy[j]!.push([h, count]);
   });
@@ -122,7 +123,11 @@ export function relationFeatures(graph: PoolGraph, previous: readonly number[], 
     let usesLikely = 0;
     for (const h of graph.out[i]!) usesLikely = Math.max(usesLikely, previous[h]!);
     let fills = 0;
-    for (const [h, count] of usedBy[i]!) fills = Math.max(fills, previous[h]! * Math.min(1, count / 3));
+    let most = 0;
+    for (const [h, count] of usedBy[i]!) {
+      fills = Math.max(fills, previous[h]! * Math.min(1, count / 3));
+      most = Math.max(most, (previous[h]! * count) / Math.max(1, mostUsed[h]!));
+    }
     let twoHop = 0;
     for (const h of graph.twoHop[i]!) twoHop = Math.max(twoHop, previous[h]!);
     const mates = bestInFolder.get(graph.folder[i]!) ?? [];
@@ -130,8 +135,8 @@ export function relationFeatures(graph: PoolGraph, previous: readonly number[], 
     let mass = 0;
     for (const h of new Set([...graph.in[i]!, ...graph.out[i]!])) mass += previous[h]!;
     rows.push([
-      previous[i]!, Math.log2(2 + rank[i]!), usedByLikely, usesLikely, fills, twoHop, beside, Math.min(3, mass),
-      best, second, likely, expanded[i] ? 1 : 0,
+      previous[i]!, Math.log2(2 + rank[i]!), usedByLikely, usesLikely, fills, most, twoHop, beside, Math.min(3, mass),
+      best, second, likely,
     ]);
   }
   return rows;

@@ -19,6 +19,8 @@ export interface SearchedTask {
 }
 
 export interface TaskQueryOptions {
+  /** The task already parsed (and perhaps adjusted by a query expander); parsed from the text otherwise. */
+  parsed?: TaskQuery;
   keywords?: string[];
   glossary?: Glossary;
   thesaurus?: Thesaurus;
@@ -54,7 +56,7 @@ export function synonymsForMissing(index: LexicalIndex, query: CycleQuery, thesa
  * synonyms; // ["throttl (thesaurus: rate)", …] where the code says throttle
  */
 export function searchTask(index: LexicalIndex, task: string, options: TaskQueryOptions = {}): SearchedTask {
-  const taskQuery = parseTask(task, { ...(options.keywords ? { keywords: options.keywords } : {}), ...(options.glossary ? { glossary: options.glossary } : {}) });
+  const taskQuery = options.parsed ?? parseTask(task, { ...(options.keywords ? { keywords: options.keywords } : {}), ...(options.glossary ? { glossary: options.glossary } : {}) });
   const lookup = (terms: string[]) => expandWithThesaurus(terms, options.thesaurus);
   const initial = createInitialQuery(index, taskQuery, lookup, (terms) => thesaurusPhrasesIn(terms, options.thesaurus));
   const { added, notes } = synonymsForMissing(index, initial, options.thesaurus);

@@ -1,0 +1,144 @@
+// The leave-fold-out validation of bench:quality: each fold of
+// ../shared/bench/train scored by the harness with the model trained
+// without it (scripts/learn/train.mjs writes <train cache>/models/fold-K.json),
+// beside the project's bm25 strategy and the reference BM25
+// (../shared/bench/baselines/bm25.mjs) on the same tasks. A sample of each
+// repository's tasks (--sample N, the N with the smallest sha256 of their
+// id: stable when tasks are added) keeps a run under an hour; --sample 0
+// runs them all.
+
+import crypto from "node:crypto";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+export const RETRIEVERS = ["graph", "bm25", "reference"];
+
+const sha = (text) => crypto.createHash("sha256").update(text).digest("hex");
+
+/** The sampled tasks of each corpus, written to `file`; returns them. */
+export function writeSample(trainDir, sample, file) {
+  const tasks = fs.readFileSync(path.join(trainDir, "tasks.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const byCorpus = new Map();
+  for (const t of tasks) byCorpus.set(t.corpus, [...(byCorpus.get(t.corpus) ?? []), t]);
+  const chosen = [];
+  for (const list of byCorpus.values()) {
+    const sorted = [...list].sort((a, b) => (sha(a.id) < sha(b.id) ? -1 : 1));
+    chosen.push(...(sample > 0 ? sorted.slice(0, sample) : sorted));
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, chosen.map((t) => JSON.stringify(t)).join("\n") + "\n");
+  return chosen;
+}
+
+/** The harness command line of one retriever for one fold. */
+function retrieverArgs(retriever, { cli, modelFile, referenceBm25 }) {
+  if (retriever === "reference") return [process.execPath, referenceBm25, "{root}", "{taskfile}"];
+  const args = [process.execPath, cli, "{task}", "--root", "{root}", "--format", "json", "-q", "--strategy", retriever];
+  return retriever === "graph" ? [...args, "--model", modelFile] : args;
+}
+
+/**
+ * Run the harness for every fold and retriever; returns results files by retriever → fold.
+ */
+export function runValidation({ harnessRun, trainDir, tasksFile, mirrors, models, cli, referenceBm25, outDir, folds, jobs, env, say, retrievers = RETRIEVERS }) {
+  const corpora = JSON.parse(fs.readFileSync(path.join(trainDir, "corpora.json"), "utf8"));
+  const files = new Map(retrievers.map((r) => [r, new Map()]));
+  for (const fold of folds) {
+    const names = corpora.filter((c) => c.fold === fold).map((c) => c.name);
+    const modelFile = path.join(models, `fold-${fold}.json`);
+    for (const retriever of retrievers) {
+      const out = path.join(outDir, `fold-${fold}-${retriever}.json`);
+      const started = Date.now();
+      const run = spawnSync(
+        process.execPath,
+        [harnessRun, "--corpora", path.join(trainDir, "corpora.json"), "--tasks", tasksFile, "--mirrors", mirrors, "--corpus", names.join(","), "--jobs", String(jobs), "--quiet", "--out", out, "--", ...retrieverArgs(retriever, { cli, modelFile, referenceBm25 })],
+        { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 },
+      );
+      fs.writeFileSync(out.replace(/\.json$/, ".log"), (run.stdout ?? "") + (run.stderr ?? ""));
+      if (run.status !== 0 || !fs.existsSync(out)) {
+        say(`fold ${fold}, ${retriever}: harness failed (exit ${run.status}): ${String(run.stderr).trim().split("\n").pop()}`);
+        continue;
+      }
+      say(`fold ${fold}, ${retriever}: ${((Date.now() - started) / 60000).toFixed(1)} min`);
+      files.get(retriever).set(fold, out);
+    }
+  }
+  return files;
+}
+
+/** Per-task records of a retriever over all its folds, each with lang and gold count. */
+export function readRecords(foldFiles, tasksById) {
+  const records = [];
+  for (const file of foldFiles.values()) {
+    for (const rec of JSON.parse(fs.readFileSync(file, "utf8")).tasks) {
+      const task = tasksById.get(rec.id);
+      records.push({ ...rec, lang: task?.lang ?? "en", goldCount: rec.gold.length });
+    }
+  }
+  return records;
+}
+
+const METRICS = [["acc1", "acc@1"], ["acc5", "acc@5"], ["acc10", "acc@10"], ["mrr", "MRR"], ["cP", "ctxP"], ["cR", "ctxR"], ["cF1", "ctxF1"], ["ctxShare", "ctx%"], ["ctxFiles", "ctx#"]];
+
+function mean(records, key) {
+  return records.length ? records.reduce((s, r) => s + (r.metrics?.[key] ?? 0), 0) / records.length : 0;
+}
+
+/** Rows of the validation table: ALL, per language, per number of gold files, per fold. */
+export function validationRows(byRetriever, corporaFold) {
+  const groups = [
+    ["ALL", () => true],
+    ["English", (r) => r.lang === "en"],
+    ["Chinese", (r) => r.lang === "zh"],
+    ["1 file", (r) => r.goldCount === 1],
+    ["2 files", (r) => r.goldCount === 2],
+    ["3+ files", (r) => r.goldCount >= 3],
+    ["2+ files", (r) => r.goldCount >= 2],
+    ...[0, 1, 2, 3, 4].map((k) => [`fold ${k}`, (r) => corporaFold.get(r.corpus) === k]),
+  ];
+  const rows = [["tasks", "retriever", "n", ...METRICS.map((m) => m[1]), "ctx# med"]];
+  for (const [label, test] of groups) {
+    let first = true;
+    for (const [retriever, records] of byRetriever) {
+      const chosen = records.filter(test);
+      if (!chosen.length) continue;
+      const sizes = chosen.map((r) => r.metrics?.ctxFiles ?? 0).sort((a, b) => a - b);
+      rows.push([
+        first ? label : "",
+        retriever,
+        String(chosen.length),
+        ...METRICS.map(([key]) => (key === "ctxShare" ? `${(100 * mean(chosen, key)).toFixed(2)}%` : mean(chosen, key).toFixed(3))),
+        String(sizes[Math.floor((sizes.length - 1) / 2)]),
+      ]);
+      first = false;
+    }
+  }
+  return rows;
+}
+
+/** Reliability of the graph retriever's relevances over its ranked files: bins of 0.1, and the expected calibration error. */
+export function reliabilityRows(records) {
+  const bins = Array.from({ length: 10 }, (_, b) => ({ lo: b / 10, n: 0, sum: 0, gold: 0 }));
+  let total = 0;
+  for (const rec of records) {
+    const gold = new Set(rec.gold);
+    for (const [file, relevance] of rec.ranked ?? []) {
+      const bin = bins[Math.min(9, Math.floor(relevance * 10))];
+      bin.n++;
+      bin.sum += relevance;
+      bin.gold += gold.has(file) ? 1 : 0;
+      total++;
+    }
+  }
+  let ece = 0;
+  const rows = [["relevance", "files", "mean relevance", "gold rate", "gap"]];
+  for (const bin of bins) {
+    if (!bin.n) continue;
+    const m = bin.sum / bin.n;
+    const rate = bin.gold / bin.n;
+    ece += (bin.n / total) * Math.abs(m - rate);
+    rows.push([`[${bin.lo.toFixed(1)}, ${(bin.lo + 0.1).toFixed(1)}${bin.lo >= 0.9 ? "]" : ")"}`, String(bin.n), m.toFixed(3), rate.toFixed(3), (rate - m).toFixed(3)]);
+  }
+  return { rows, ece };
+}
