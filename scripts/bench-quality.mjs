@@ -14,9 +14,14 @@
 //   npm run bench:quality [-- --jobs N] [--corpus NAME] [--limit N]
 //                         [--strategy graph,bm25] [--timeout-s S] [--progress]
 //                         [--keep-build] [--report]
-//                         [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4] [--dev-only] [--validation-only]
+//                         [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4]
+//                         [--retrievers graph,graph-no-history,bm25,reference]
+//                         [--dev-only] [--validation-only]
 //
 // --sample N: tasks per training repository (default 40; 0 = all 6204).
+// --retrievers: the validation's retrievers to run (default all four); the
+// tables also read the others' results on the same sample from an earlier
+// run, and say so.
 //
 // --keep-build reuses the build copy of the previous run (to rerun one
 // strategy against the same code); --report only prints the tables from the
@@ -33,7 +38,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeTree, snapshotBuild } from "./snapshot-build.mjs";
 import os from "node:os";
-import { readRecords, reliabilityRows, runValidation, validationRows, writeSample, RETRIEVERS } from "./bench-validation.mjs";
+import { deltaRows, readRecords, reliabilityRows, runValidation, validationRows, writeSample, RETRIEVERS } from "./bench-validation.mjs";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CACHE_DIR = path.join(PROJECT_ROOT, ".bench-cache", "quality");
@@ -67,7 +72,7 @@ function fail(message) {
 function parseArgs(argv) {
   const options = {
     jobs: "1", corpus: [], limit: null, timeoutS: null, strategies: STRATEGIES, progress: false, keepBuild: false, report: false,
-    mirrors: process.env.GR_BENCH_MIRRORS ?? null, sample: 40, folds: [0, 1, 2, 3, 4], dev: true, validation: true,
+    mirrors: process.env.GR_BENCH_MIRRORS ?? null, sample: 40, folds: [0, 1, 2, 3, 4], dev: true, validation: true, retrievers: RETRIEVERS,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -86,17 +91,21 @@ function parseArgs(argv) {
     else if (arg === "--mirrors") options.mirrors = value();
     else if (arg === "--sample") options.sample = Number(value());
     else if (arg === "--folds") options.folds = value().split(",").map(Number);
+    else if (arg === "--retrievers") options.retrievers = value().split(",").filter(Boolean);
     else if (arg === "--dev-only") options.validation = false;
     else if (arg === "--validation-only") options.dev = false;
     else if (arg === "-h" || arg === "--help") usage();
     else usage(`unknown argument ${arg}`);
   }
   for (const s of options.strategies) if (!STRATEGIES.includes(s)) usage(`unknown strategy ${s} (graph, bm25 or pagerank)`);
+  for (const r of options.retrievers) if (!RETRIEVERS.includes(r)) usage(`unknown retriever ${r} (${RETRIEVERS.join(", ")})`);
+  for (const k of options.folds) if (![0, 1, 2, 3, 4].includes(k)) usage(`unknown fold ${k} (0 to 4)`);
+  if (!Number.isInteger(options.sample) || options.sample < 0) usage("--sample takes a whole number (0 = every task)");
   return options;
 }
 
 function usage(problem) {
-  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress] [--keep-build] [--report] [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4] [--dev-only] [--validation-only]";
+  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress] [--keep-build] [--report] [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4] [--retrievers graph,graph-no-history,bm25,reference] [--dev-only] [--validation-only]";
   if (problem) {
     process.stderr.write(`bench-quality: ${problem}\n${text}\n`);
     process.exit(2);
@@ -217,25 +226,39 @@ function readSummary(strategy) {
 async function validate(options, harness, cli) {
   const trainDir = path.join(harness.dir, "train");
   const models = path.join(process.env.GR_TRAIN_CACHE ?? path.join(os.tmpdir(), "gr-train-cache"), "models");
-  const missing = options.folds.filter((k) => !fs.existsSync(path.join(models, `fold-${k}.json`)));
-  if (!fs.existsSync(path.join(trainDir, "tasks.jsonl"))) return say(`validation: skipped (no training set at ${trainDir})`);
-  if (!options.mirrors) return say("validation: skipped (give --mirrors DIR or set GR_BENCH_MIRRORS: DIR/<owner>+<name>/repo for each repository of train/fetch-list.txt)");
-  if (missing.length) return say(`validation: skipped (no model for fold ${missing.join(", ")} in ${models}: run npm run train, or set GR_TRAIN_CACHE)`);
   const outDir = path.join(PROJECT_ROOT, ".bench-cache", "validation");
   const tasksFile = path.join(outDir, "tasks.jsonl");
-  const tasks = writeSample(trainDir, options.sample, tasksFile);
+  if (!fs.existsSync(path.join(trainDir, "tasks.jsonl"))) return say(`validation: skipped (no training set at ${trainDir})`);
   const corporaFold = new Map(JSON.parse(fs.readFileSync(path.join(trainDir, "corpora.json"), "utf8")).map((c) => [c.name, c.fold]));
-  say(`validation: ${tasks.length} tasks (${options.sample > 0 ? `${options.sample} a repository` : "all"}), folds ${options.folds.join(", ")}, each scored by the model trained without it`);
-  const env = { ...process.env, GR_BENCH_CACHE: path.join(outDir, "trees") };
-  const files = runValidation({
-    harnessRun: harness.run, trainDir, tasksFile, mirrors: options.mirrors, models, cli,
-    referenceBm25: path.join(harness.dir, "baselines", "bm25.mjs"), outDir, folds: options.folds, jobs: options.jobs, env, say,
-  });
+  let tasks;
+  if (options.report) {
+    if (!fs.existsSync(tasksFile)) return say(`validation: no earlier run in ${path.relative(PROJECT_ROOT, outDir)}`);
+    tasks = fs.readFileSync(tasksFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  } else {
+    const needsModels = options.retrievers.some((r) => r.startsWith("graph"));
+    const missing = options.folds.filter((k) => !fs.existsSync(path.join(models, `fold-${k}.json`)) || !fs.existsSync(path.join(`${models}-no-history`, `fold-${k}.json`)));
+    if (!options.mirrors) return say("validation: skipped (give --mirrors DIR or set GR_BENCH_MIRRORS: DIR/<owner>+<name>/repo for each repository of train/fetch-list.txt)");
+    if (needsModels && missing.length) return say(`validation: skipped (no model for fold ${missing.join(", ")} in ${models} or ${models}-no-history: run npm run train and npm run train -- --no-history, or set GR_TRAIN_CACHE)`);
+    tasks = writeSample(trainDir, options.sample, tasksFile);
+    say(`validation: ${tasks.length} tasks (${options.sample > 0 ? `${options.sample} a repository` : "all"}), folds ${options.folds.join(", ")}, each scored by the model trained without it`);
+    const env = { ...process.env, GR_BENCH_CACHE: path.join(outDir, "trees") };
+    runValidation({
+      harnessRun: harness.run, trainDir, tasksFile, mirrors: options.mirrors, models, cli,
+      referenceBm25: path.join(harness.dir, "baselines", "bm25.mjs"), outDir, folds: options.folds, jobs: options.jobs, env, say,
+      retrievers: options.retrievers,
+    });
+  }
+  // the tables read every retriever's results on this sample that are there, this run's and, for the others, an earlier run's
+  const files = new Map(RETRIEVERS.map((r) => [r, new Map(options.folds.map((k) => [k, path.join(outDir, `fold-${k}-${r}.json`)]).filter(([, f]) => fs.existsSync(f)))]));
+  const earlier = RETRIEVERS.filter((r) => files.get(r).size && (options.report || !options.retrievers.includes(r)));
+  if (earlier.length) say(`validation: ${earlier.join(", ")} read from an earlier run on the same sample (${path.relative(PROJECT_ROOT, outDir)})`);
   const byId = new Map(tasks.map((t) => [t.id, t]));
-  const byRetriever = new Map(RETRIEVERS.filter((r) => files.get(r)?.size).map((r) => [r === "reference" ? "reference bm25" : r, readRecords(files.get(r), byId)]));
+  const byRetriever = new Map(RETRIEVERS.filter((r) => files.get(r).size).map((r) => [r === "reference" ? "reference bm25" : r, readRecords(files.get(r), byId)]));
   if (!byRetriever.size) return say("validation: no retriever produced results");
   say("");
   printRows(validationRows(byRetriever, corporaFold));
+  say("");
+  printRows(deltaRows(byRetriever));
   const graph = byRetriever.get("graph");
   if (graph) {
     const { rows, ece } = reliabilityRows(graph);
@@ -284,7 +307,7 @@ async function main() {
   const harness = findHarness();
   fs.mkdirSync(CACHE_DIR, { recursive: true });
   const cli = options.report ? null : await prepareBuild(options);
-  if (options.validation && !options.report) await validate(options, harness, cli);
+  if (options.validation) await validate(options, harness, cli);
   if (options.dev) await devSplit(options, harness, cli);
 }
 
