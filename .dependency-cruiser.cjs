@@ -1,16 +1,17 @@
 /**
  * The pipeline's layering, as data (STYLE.md §1). Data flows one way:
- * scan → parse → resolve → graph (→ store) → retrieve → render; cli/ and
+ * scan → parse → resolve → graph (→ store), history (→ store) → retrieve → render; cli/ and
  * mcp/ are faces over src/index.ts and nothing else. parse/languages.ts is
  * the extension table every stage may read. Checked by
  * test/layering.test.ts; by hand: `npx depcruise src --config .dependency-cruiser.cjs`.
  */
 const LATER = {
-  scan: ["resolve", "graph", "store", "retrieve", "render", "cli", "mcp", "config"],
-  parse: ["scan", "resolve", "graph", "store", "retrieve", "render", "cli", "mcp", "config"],
-  resolve: ["parse", "graph", "store", "retrieve", "render", "cli", "mcp", "config"],
-  graph: ["retrieve", "render", "cli", "mcp", "config"],
-  store: ["graph", "resolve", "retrieve", "render", "cli", "mcp", "config"],
+  scan: ["resolve", "graph", "store", "history", "retrieve", "render", "cli", "mcp", "config"],
+  parse: ["scan", "resolve", "graph", "store", "history", "retrieve", "render", "cli", "mcp", "config"],
+  resolve: ["parse", "graph", "store", "history", "retrieve", "render", "cli", "mcp", "config"],
+  graph: ["history", "retrieve", "render", "cli", "mcp", "config"],
+  store: ["graph", "resolve", "history", "retrieve", "render", "cli", "mcp", "config"],
+  history: ["scan", "parse", "resolve", "graph", "retrieve", "render", "cli", "mcp", "config"],
   retrieve: ["parse", "resolve", "store", "render", "cli", "mcp", "config"],
   render: ["scan", "parse", "resolve", "store", "cli", "mcp", "config"],
 };

@@ -19,6 +19,11 @@
 //   --ts-pre-compilation-deps, --ts-config when present), and its edge agreement with ours;
 // - 20k files: a synthetic tree of copies of the largest package's files under renamed folders, cold
 //   index measured on it and extrapolated linearly to 20,000 files.
+// - history (issue 19), on a git repository of 10,000+ commits (--history-mirror DIR, a git directory;
+//   default: webpack's from $GR_BENCH_MIRRORS at the training set's pinned commit, checked out into
+//   .bench-cache/speed/history-tree): cold index with --no-history against cold index reading the last
+//   10,000 commits (the difference is the history's cost), the store's size with and without
+//   history.json, peak RSS of both, and a warm query with and without history.
 // Results: a table on stdout and .bench-cache/speed/results.json. `--child raw ROOT BUILD INCLUDE` and
 // `--child edges ROOT BUILD INCLUDE CACHE` are this file's own child modes.
 
@@ -375,8 +380,76 @@ function printSummary(results, synthetic) {
 
 // ---------------------------------------------------------------- main
 
+/** The history tree: a checkout of the mirror at the pinned commit (scripts/learn/git-tree.mjs), reused while it is there. */
+async function historyTree(mirror, ref) {
+  const { openTree } = await import("./learn/git-tree.mjs");
+  const dir = path.join(CACHE_DIR, "history-tree");
+  const tree = openTree(dir, mirror);
+  tree.moveTo(ref);
+  return dir;
+}
+
+/** The history's cost on a repository of 10,000+ commits: cold index without and with it, store size, RSS, warm query. */
+async function measureHistory(options) {
+  let mirror = options.historyMirror;
+  let ref = options.historyRef;
+  if (!mirror && process.env.GR_BENCH_MIRRORS) {
+    const candidate = path.join(process.env.GR_BENCH_MIRRORS, "webpack+webpack", "repo");
+    if (fs.existsSync(candidate)) {
+      mirror = candidate;
+      const corpora = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, "..", "shared", "bench", "train", "corpora.json"), "utf8"));
+      ref ??= corpora.find((c) => c.name === "webpack")?.git.ref;
+    }
+  }
+  if (!mirror) return { skipped: "no --history-mirror DIR and no webpack mirror under $GR_BENCH_MIRRORS" };
+  ref ??= spawnSync("git", ["--git-dir", mirror, "rev-parse", "HEAD"], { encoding: "utf8" }).stdout.trim();
+  const root = await historyTree(mirror, ref);
+  const commits = Number(spawnSync("git", ["-C", root, "rev-list", "--first-parent", "--count", "HEAD"], { encoding: "utf8" }).stdout.trim());
+  const runs = { without: [], with: [] };
+  let sizes = null;
+  for (let i = 0; i < options.coldRuns; i++) {
+    for (const mode of ["without", "with"]) {
+      const cacheDir = path.join(WORK, `history-${mode}`);
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+      const args = [cliPath(), "index", "--root", root, "--cache-dir", cacheDir, "--format", "json", "-q", ...(mode === "without" ? ["--no-history"] : ["--history-commits", "10000"])];
+      const run = check(await runTimed(process.execPath, args), `cold index ${mode} history`);
+      const summary = JSON.parse(lastLine(run.stdout));
+      runs[mode].push({ wallSeconds: run.seconds, rssMb: run.rssMb, history: summary.history });
+      if (mode === "with") {
+        const size = (name) => (fs.existsSync(path.join(cacheDir, name)) ? fs.statSync(path.join(cacheDir, name)).size : 0);
+        sizes = { index: size("index.json") + size("graph.json"), history: size("history.json") };
+      }
+    }
+  }
+  const warm = {};
+  for (const mode of ["without", "with"]) {
+    const cacheDir = path.join(WORK, `history-${mode}`);
+    const times = [];
+    for (let i = 0; i < options.runs; i++) {
+      const run = check(await runTimed(process.execPath, [cliPath(), "fix the chunk graph when a module is concatenated", "--root", root, "--cache-dir", cacheDir, "--format", "json", "-q", ...(mode === "without" ? ["--no-history"] : ["--history-commits", "10000"])]), `warm query ${mode} history`);
+      times.push(run.seconds);
+    }
+    warm[mode] = percentile(times, 0.5);
+  }
+  return { mirror, ref, commits, without: medianRun(runs.without), with: medianRun(runs.with), sizes, warm, rssMb: { without: Math.max(...runs.without.map((r) => r.rssMb ?? 0)), with: Math.max(...runs.with.map((r) => r.rssMb ?? 0)) } };
+}
+
+function printHistory(history) {
+  say("");
+  if (!history || history.skipped) return say(`history: skipped (${history?.skipped ?? "not asked"})`);
+  const added = history.with.wallSeconds - history.without.wallSeconds;
+  say(`history on ${history.mirror} at ${history.ref.slice(0, 12)} (${history.commits} first-parent commits):`);
+  printRows([
+    ["", "cold index s", "peak RSS MB", "store MB", "warm query s"],
+    ["--no-history", history.without.wallSeconds.toFixed(2), history.rssMb.without.toFixed(0), (history.sizes.index / 1e6).toFixed(1), history.warm.without.toFixed(2)],
+    ["10,000 commits", history.with.wallSeconds.toFixed(2), history.rssMb.with.toFixed(0), ((history.sizes.index + history.sizes.history) / 1e6).toFixed(1), history.warm.with.toFixed(2)],
+  ]);
+  say(`  the history adds ${added.toFixed(2)} s to a cold index (its read: ${history.with.history?.ms ?? "?"} ms, ${history.with.history?.commits ?? "?"} commits), ` +
+    `${(100 * history.sizes.history / Math.max(1, history.sizes.index)).toFixed(1)} % to the store and ${(history.rssMb.with - history.rssMb.without).toFixed(0)} MB to peak RSS`);
+}
+
 function parseArgs(argv) {
-  const options = { runs: 10, coldRuns: 3, editRuns: 3, packages: PACKAGES.map((p) => p.name), depcruise: true, syntheticCopies: 2 };
+  const options = { runs: 10, coldRuns: 3, editRuns: 3, packages: PACKAGES.map((p) => p.name), depcruise: true, syntheticCopies: 2, history: true, historyMirror: null, historyRef: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--runs") options.runs = Math.max(1, Number.parseInt(argv[++i], 10) || 10);
@@ -385,6 +458,9 @@ function parseArgs(argv) {
     else if (arg === "--package") options.packages = String(argv[++i]).split(",").filter(Boolean);
     else if (arg === "--no-depcruise") options.depcruise = false;
     else if (arg === "--synthetic-copies") options.syntheticCopies = Math.max(0, Number.parseInt(argv[++i], 10) || 0);
+    else if (arg === "--history-mirror") options.historyMirror = argv[++i];
+    else if (arg === "--history-ref") options.historyRef = argv[++i];
+    else if (arg === "--no-history-bench") options.history = false;
     else {
       process.stderr.write(`bench-speed: unknown argument ${arg} (usage: node scripts/bench-speed.mjs [--runs N] [--cold-runs N] [--package rxjs,effect,monaco,date-fns] [--no-depcruise] [--synthetic-copies N])\n`);
       process.exit(2);
@@ -423,7 +499,17 @@ async function main() {
     synthetic = await measureSynthetic(largest, options.syntheticCopies);
   }
   printSummary(results, synthetic);
-  fs.writeFileSync(path.join(CACHE_DIR, "results.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, tree, results, synthetic }, null, 2) + "\n");
+  let history = null;
+  if (options.history) {
+    process.stderr.write("bench-speed: history…\n");
+    try {
+      history = await measureHistory(options);
+    } catch (error) {
+      history = { skipped: error.message };
+    }
+    printHistory(history);
+  }
+  fs.writeFileSync(path.join(CACHE_DIR, "results.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, tree, results, synthetic, history }, null, 2) + "\n");
 }
 
 await main();

@@ -12,7 +12,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-export const RETRIEVERS = ["graph", "bm25", "reference"];
+/** graph: the learned ranking with history; graph-no-history: the same model family trained and run without it. */
+export const RETRIEVERS = ["graph", "graph-no-history", "bm25", "reference"];
 
 const sha = (text) => crypto.createHash("sha256").update(text).digest("hex");
 
@@ -32,10 +33,12 @@ export function writeSample(trainDir, sample, file) {
 }
 
 /** The harness command line of one retriever for one fold. */
-function retrieverArgs(retriever, { cli, modelFile, referenceBm25 }) {
+function retrieverArgs(retriever, { cli, models, fold, referenceBm25 }) {
   if (retriever === "reference") return [process.execPath, referenceBm25, "{root}", "{taskfile}"];
-  const args = [process.execPath, cli, "{task}", "--root", "{root}", "--format", "json", "-q", "--strategy", retriever];
-  return retriever === "graph" ? [...args, "--model", modelFile] : args;
+  const args = [process.execPath, cli, "{task}", "--root", "{root}", "--format", "json", "-q"];
+  if (retriever === "bm25") return [...args, "--strategy", "bm25"];
+  if (retriever === "graph") return [...args, "--model", path.join(models, `fold-${fold}.json`)];
+  return [...args, "--no-history", "--model", path.join(`${models}-no-history`, `fold-${fold}.json`)];
 }
 
 /**
@@ -46,13 +49,12 @@ export function runValidation({ harnessRun, trainDir, tasksFile, mirrors, models
   const files = new Map(retrievers.map((r) => [r, new Map()]));
   for (const fold of folds) {
     const names = corpora.filter((c) => c.fold === fold).map((c) => c.name);
-    const modelFile = path.join(models, `fold-${fold}.json`);
     for (const retriever of retrievers) {
       const out = path.join(outDir, `fold-${fold}-${retriever}.json`);
       const started = Date.now();
       const run = spawnSync(
         process.execPath,
-        [harnessRun, "--corpora", path.join(trainDir, "corpora.json"), "--tasks", tasksFile, "--mirrors", mirrors, "--corpus", names.join(","), "--jobs", String(jobs), "--quiet", "--out", out, "--", ...retrieverArgs(retriever, { cli, modelFile, referenceBm25 })],
+        [harnessRun, "--corpora", path.join(trainDir, "corpora.json"), "--tasks", tasksFile, "--mirrors", mirrors, "--corpus", names.join(","), "--jobs", String(jobs), "--quiet", "--out", out, "--", ...retrieverArgs(retriever, { cli, models, fold, referenceBm25 })],
         { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 },
       );
       fs.writeFileSync(out.replace(/\.json$/, ".log"), (run.stdout ?? "") + (run.stderr ?? ""));
@@ -112,6 +114,22 @@ export function validationRows(byRetriever, corporaFold) {
         String(sizes[Math.floor((sizes.length - 1) / 2)]),
       ]);
       first = false;
+    }
+  }
+  return rows;
+}
+
+/** The differences the acceptance reads: graph against the reference BM25 and against itself without history. */
+export function deltaRows(byRetriever) {
+  const groups = [["ALL", () => true], ["Chinese", (r) => r.lang === "zh"], ["2+ files", (r) => r.goldCount >= 2]];
+  const pairs = [["graph", "reference bm25"], ["graph", "graph-no-history"]];
+  const rows = [["tasks", "B − A", "acc@1", "acc@5", "MRR"]];
+  for (const [b, a] of pairs) {
+    if (!byRetriever.has(a) || !byRetriever.has(b)) continue;
+    for (const [label, test] of groups) {
+      const A = byRetriever.get(a).filter(test);
+      const B = byRetriever.get(b).filter(test);
+      rows.push([label, `${b} − ${a}`, ...["acc1", "acc5", "mrr"].map((k) => (mean(B, k) - mean(A, k) >= 0 ? "+" : "") + (mean(B, k) - mean(A, k)).toFixed(3))]);
     }
   }
   return rows;

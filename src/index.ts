@@ -29,6 +29,7 @@ export type {
   NodeKind,
 } from "./graph/code-graph.js";
 export { renderGraphDot } from "./render/graph-dot.js";
+export { readCochangeEdges, refreshHistory, cochangeEdges, fileHistory, type CochangeEdge, type FileHistory, type HistoryIndex, type HistoryRead, type HistoryOptions } from "./history/index.js";
 export { graphToJson, renderGraphJson, type GraphJson } from "./render/graph-json.js";
 export { GraphRetrieveError, RootError, UsageError, isKnownError, type ErrorCode } from "./errors.js";
 export type * from "./types.js";

@@ -260,6 +260,8 @@ export interface RetrievalStats {
   /** Mean relevance of the context files. */
   meanRelevance: number;
   budgetTokens: number;
+  /** The git history the ranking read (absent without one): commits in it, and whether it is a shallow clone's or was cut short by the time limit. */
+  history?: { commits: number; shallow: boolean; truncated: boolean };
 }
 
 /** The result of {@link retrieve}: JSON-serialisable, the contract ../shared/bench scores. */

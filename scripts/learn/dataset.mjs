@@ -65,3 +65,50 @@ export function selectRows(data, tasks, F = data.F, X = data.X) {
   }
   return { X: out, y, n, index };
 }
+
+/**
+ * The same data as a retrieval without history sees it: the rows only the
+ * history brought into a pool dropped, the history features zeroed, no
+ * co-change in the pool graphs. The model trained on it is the one
+ * `--no-history` is measured with.
+ */
+export function withoutHistory(data, historyColumns) {
+  const { F } = data;
+  const tasks = [];
+  const kept = [];
+  let n = 0;
+  for (const task of data.tasks) {
+    const keep = [];
+    for (let r = 0; r < task.rows; r++) if (task.origin[r] !== "history") keep.push(r);
+    const newIndex = new Map(keep.map((r, i) => [r, i]));
+    const remap = (list) => list.filter((j) => newIndex.has(j)).map((j) => newIndex.get(j));
+    const remapPairs = (list) => list.filter(([j]) => newIndex.has(j)).map(([j, w]) => [newIndex.get(j), w]);
+    const graph = {
+      out: keep.map((r) => remap(task.graph.out[r])),
+      in: keep.map((r) => remap(task.graph.in[r])),
+      uses: keep.map((r) => remapPairs(task.graph.uses[r])),
+      twoHop: keep.map((r) => remap(task.graph.twoHop[r])),
+      folder: keep.map((r) => task.graph.folder[r]),
+      cochange: keep.map(() => []),
+    };
+    tasks.push({
+      ...task,
+      start: n,
+      rows: keep.length,
+      paths: keep.map((r) => task.paths[r]),
+      origin: keep.map((r) => task.origin[r]),
+      goldAt: task.goldAt.map((a) => (a >= 0 && newIndex.has(a) ? newIndex.get(a) : -1)),
+      graph,
+    });
+    for (const r of keep) kept.push(task.start + r);
+    n += keep.length;
+  }
+  const X = new Float32Array(n * F);
+  const y = new Uint8Array(n);
+  kept.forEach((i, k) => {
+    X.set(data.X.subarray(i * F, (i + 1) * F), k * F);
+    for (const c of historyColumns) X[k * F + c] = 0;
+    y[k] = data.y[i];
+  });
+  return { ...data, n, X, y, tasks };
+}

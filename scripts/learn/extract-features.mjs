@@ -64,6 +64,7 @@ async function main() {
   const { createRetrievalContext } = await import(path.join(DIST, "retrieve", "retrieval-context.js"));
   const { extractTaskFeatures } = await import(path.join(DIST, "retrieve", "features", "extract.js"));
   const { BASE_FEATURES } = await import(path.join(DIST, "retrieve", "features", "base-features.js"));
+  const { refreshHistory } = await import(path.join(DIST, "history", "history-index.js"));
   const corpora = JSON.parse(fs.readFileSync(path.join(options.train, "corpora.json"), "utf8"));
   const tasks = fs.readFileSync(path.join(options.train, "tasks.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
   const chosen = options.corpus.length ? corpora.filter((c) => options.corpus.includes(c.name)) : corpora;
@@ -82,6 +83,7 @@ async function main() {
     const tree = openTree(path.join(options.out, "trees", corpus.name), mirror);
     const cacheDir = path.join(options.out, "index", corpus.name);
     const memory = createIndexMemory();
+    let history;
     const rowsFile = path.join(options.out, `${corpus.name}.f32`);
     const metaFile = path.join(options.out, `${corpus.name}.jsonl`);
     fs.rmSync(done, { force: true });
@@ -92,7 +94,10 @@ async function main() {
     for (const [k, task] of own.entries()) {
       const root = tree.moveTo(task.parent);
       const codeGraph = await buildGraph(root, { cacheDir, memory });
-      const context = createRetrievalContext(codeGraph);
+      // the history up to the parent (the tree's HEAD), brought forward from the last task's; a long first read is allowed
+      const refreshed = await refreshHistory(root, { ...(history ? { previous: history } : {}), timeoutMs: 120_000 });
+      history = refreshed?.history;
+      const context = createRetrievalContext(codeGraph, history);
       const features = extractTaskFeatures(context, task.task);
       const paths = features.pool.map((f) => f.path);
       const at = new Map(paths.map((p, i) => [p, i]));
@@ -108,10 +113,12 @@ async function main() {
         goldAt: task.gold.map((g) => at.get(g) ?? -1),
         goldIndexed: task.gold.map((g) => codeGraph.files.has(g)),
         files: codeGraph.files.size,
+        historyCommits: history?.commits.length ?? 0,
+        historyRead: refreshed?.read ?? null,
         start: rowsWritten,
         rows: features.rows.length,
         paths,
-        origin: features.pool.map((f) => f.origin[0]),
+        origin: features.pool.map((f) => f.origin),
         graph: features.graph,
       };
       fs.appendFileSync(metaFile, JSON.stringify(meta) + "\n");

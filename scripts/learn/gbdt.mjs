@@ -155,10 +155,13 @@ export function trainGbdt(X, y, w, n, F, params = {}) {
   const random = createRandom(p.seed);
   const trees = [];
   for (let t = 0; t < p.trees; t++) {
-    for (let i = 0; i < n; i++) {
-      const q = 1 / (1 + Math.exp(-margin[i]));
-      g[i] = w[i] * (q - y[i]);
-      h[i] = w[i] * Math.max(1e-6, q * (1 - q));
+    if (p.groups) lambdaGradients(p.groups, margin, y, g, h, p.truncation ?? 10);
+    else {
+      for (let i = 0; i < n; i++) {
+        const q = 1 / (1 + Math.exp(-margin[i]));
+        g[i] = w[i] * (q - y[i]);
+        h[i] = w[i] * Math.max(1e-6, q * (1 - q));
+      }
     }
     const sampled = [];
     for (let i = 0; i < n; i++) if (random() < p.rowSample) sampled.push(i);
@@ -220,6 +223,45 @@ export function trainGbdt(X, y, w, n, F, params = {}) {
     if (p.log && (t + 1) % 50 === 0) p.log(`tree ${t + 1}/${p.trees}`);
   }
   return { base, trees };
+}
+
+/**
+ * LambdaRank gradients (Burges, "From RankNet to LambdaRank to LambdaMART",
+ * 2010): for each task (a [start, end) group of rows), every gold row
+ * against every other row, weighted by how much swapping the two would
+ * change NDCG at `truncation`.
+ */
+function lambdaGradients(groups, margin, y, g, h, truncation) {
+  g.fill(0);
+  h.fill(1e-6);
+  for (const [start, end] of groups) {
+    const rows = [];
+    for (let i = start; i < end; i++) rows.push(i);
+    rows.sort((a, b) => margin[b] - margin[a] || a - b);
+    const rank = new Map(rows.map((i, r) => [i, r]));
+    let ideal = 0;
+    let gold = 0;
+    for (let i = start; i < end; i++) gold += y[i];
+    for (let r = 0; r < gold; r++) ideal += 1 / Math.log2(r + 2);
+    if (gold === 0 || ideal === 0) continue;
+    const discount = (r) => (r < truncation ? 1 / Math.log2(r + 2) : 0);
+    for (let i = start; i < end; i++) {
+      if (y[i] !== 1) continue;
+      for (let j = start; j < end; j++) {
+        if (y[j] === 1) continue;
+        const ri = rank.get(i);
+        const rj = rank.get(j);
+        const delta = Math.abs(discount(ri) - discount(rj)) / ideal;
+        if (delta === 0) continue;
+        const rho = 1 / (1 + Math.exp(margin[i] - margin[j]));
+        g[i] -= rho * delta;
+        g[j] += rho * delta;
+        const hess = Math.max(1e-6, rho * (1 - rho) * delta);
+        h[i] += hess;
+        h[j] += hess;
+      }
+    }
+  }
 }
 
 /** The leaf value of one row (its features at X[offset…]). */

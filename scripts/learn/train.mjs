@@ -16,15 +16,20 @@
 // saw it) and writes:
 //   --out FILE (default data/ranker.json)   the model trained on all folds
 //   <data>/models/fold-K.json              each fold's validation model
-//   <data>/validation.json                 the per-task validation rankings
+//   <data>/models/validation.json          the per-task validation rankings
+// With --no-history, the same without the history's features and rows (the
+// model --no-history is compared with), into models-no-history/; no
+// shipped model is written. --models DIR writes the fold models elsewhere;
+// --objective lambdarank trains on LambdaRank gradients instead of the
+// logistic loss (the calibration maps are fit the same way).
 //
-//   options: --data DIR  --out FILE  --trees N  --depth N  --rate X  --folds 0,1  --no-write  --quiet
+//   options: --data DIR  --out FILE  --trees N  --depth N  --rate X  --negatives X  --folds 0,1  --no-history  --no-final  --no-write  --quiet
 
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadDataset, selectRows } from "./dataset.mjs";
+import { loadDataset, selectRows, withoutHistory } from "./dataset.mjs";
 import { createRandom, fitIsotonic, predictMargins, trainGbdt } from "./gbdt.mjs";
 import { averageMetrics, formatMetrics, reliability, scoreRanking } from "./metrics.mjs";
 
@@ -47,6 +52,8 @@ function parseArgs(argv) {
     rate: 0.05,
     folds: FOLDS,
     negatives: 0.3,
+    objective: "logistic",
+    history: true,
     write: true,
     quiet: false,
     final: true,
@@ -63,9 +70,12 @@ function parseArgs(argv) {
     else if (arg === "--depth") o.depth = Number(value());
     else if (arg === "--rate") o.rate = Number(value());
     else if (arg === "--negatives") o.negatives = Number(value());
+    else if (arg === "--objective") o.objective = value();
+    else if (arg === "--models") o.models = path.resolve(value());
     else if (arg === "--folds") o.folds = value().split(",").map(Number);
     else if (arg === "--no-write") o.write = false;
     else if (arg === "--no-final") o.final = false;
+    else if (arg === "--no-history") o.history = false;
     else if (arg === "--quiet") o.quiet = true;
     else if (arg === "-h" || arg === "--help") {
       process.stdout.write("usage: npm run train [-- --data DIR] [--out FILE] [--trees N] [--depth N] [--rate X] [--folds 0,1] [--no-final] [--no-write] [--quiet]\n");
@@ -145,11 +155,13 @@ function report(label, tasks, relevance, say, margins) {
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const say = o.quiet ? () => {} : (line) => process.stdout.write(line + "\n");
-  const { BASE_FEATURES } = await import(path.join(DIST, "retrieve", "features", "base-features.js"));
+  const { BASE_FEATURES, HISTORY_FEATURES } = await import(path.join(DIST, "retrieve", "features", "base-features.js"));
   const { RELATION_FEATURES, relationFeatures } = await import(path.join(DIST, "retrieve", "features", "relation-features.js"));
-  const data = loadDataset(o.data, [...BASE_FEATURES]);
+  const loaded = loadDataset(o.data, [...BASE_FEATURES]);
+  const data = o.history ? loaded : withoutHistory(loaded, HISTORY_FEATURES.map((f) => BASE_FEATURES.indexOf(f)));
+  const models = o.models ?? path.join(o.data, o.history ? "models" : "models-no-history");
   const { F, n, X, y, tasks } = data;
-  say(`data: ${tasks.length} tasks, ${n} rows, ${F} features, ${data.corpora.length} corpora`);
+  say(`data: ${tasks.length} tasks, ${n} rows, ${F} features, ${data.corpora.length} corpora${o.history ? "" : ", without history"}`);
   const params = { trees: o.trees, depth: o.depth, learningRate: o.rate, log: o.quiet ? null : (l) => process.stderr.write(`  ${l}\n`) };
   const F2 = F + RELATION_FEATURES.length;
 
@@ -173,7 +185,13 @@ async function main() {
     const rows = selectRows(data, chosen, F_, X_);
     const random = createRandom(17);
     const kept = [];
-    for (let i = 0; i < rows.n; i++) if (rows.y[i] === 1 || random() < o.negatives) kept.push(i);
+    const groups = [];
+    let at = 0;
+    for (const t of chosen) {
+      const start = kept.length;
+      for (let r = 0; r < t.rows; r++, at++) if (rows.y[at] === 1 || random() < o.negatives) kept.push(at);
+      groups.push([start, kept.length]);
+    }
     const Xs = new Float32Array(kept.length * F_);
     const ys = new Uint8Array(kept.length);
     const ws = new Float64Array(kept.length);
@@ -182,7 +200,7 @@ async function main() {
       ys[k] = rows.y[i];
       ws[k] = rows.y[i] === 1 ? 1 : 1 / o.negatives;
     });
-    return trainGbdt(Xs, ys, ws, kept.length, F_, params);
+    return trainGbdt(Xs, ys, ws, kept.length, F_, o.objective === "lambdarank" ? { ...params, groups } : params);
   };
   const predictInto = (model, X_, F_, chosen, out) => {
     for (const t of chosen) {
@@ -231,8 +249,8 @@ async function main() {
       }
     }
     if (o.write) {
-      fs.mkdirSync(path.join(o.data, "models"), { recursive: true });
-      writeModel(path.join(o.data, "models", `fold-${k}.json`), { BASE_FEATURES, RELATION_FEATURES, stage1: first.models.get(k), cal1, stage2: second.models.get(k), cal2, note: `validation model for fold ${k}: trained on folds ${folds.filter((j) => j !== k).join(", ")}` });
+      fs.mkdirSync(models, { recursive: true });
+      writeModel(path.join(models, `fold-${k}.json`), { BASE_FEATURES, RELATION_FEATURES, stage1: first.models.get(k), cal1, stage2: second.models.get(k), cal2, note: `validation model for fold ${k}: trained on folds ${folds.filter((j) => j !== k).join(", ")}` });
     }
   }
 
@@ -258,10 +276,10 @@ async function main() {
   for (const b of rel.bins) if (b.n) say(`  [${b.lo.toFixed(1)}, ${b.hi.toFixed(1)}): ${String(b.n).padStart(7)} files, mean ${b.mean.toFixed(3)}, gold ${b.rate.toFixed(3)}`);
   if (o.write) {
     const out = mine.map((t) => ({ id: t.id, corpus: t.corpus, fold: t.fold, lang: t.lang, gold: t.gold, ranked: rankTask(t, validation.p2, validation.m2).map(({ path, relevance }) => ({ path, relevance })) }));
-    fs.writeFileSync(path.join(o.data, "validation.json"), JSON.stringify(out));
+    fs.writeFileSync(path.join(models, "validation.json"), JSON.stringify(out));
   }
 
-  if (o.final && o.write) {
+  if (o.final && o.write && o.history) {
     // the shipped model: both stages on all folds, calibrated on the out-of-fold answers
     const all = tasksOf(folds);
     say("final model:");

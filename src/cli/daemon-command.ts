@@ -22,7 +22,7 @@ type Action = (typeof ACTIONS)[number];
 /** Minutes without a request before the daemon stops (--idle-minutes). */
 export const DEFAULT_IDLE_MINUTES = 30;
 /** Options that have nothing to do with the daemon: given to it, they are a mistake. */
-const NOT_FOR_DAEMON = ["max-cycles", "budget", "keywords", "strategy", "model", "dot", "svg", "force", "explain", "timeout", "no-cache"] as const;
+const NOT_FOR_DAEMON = ["max-cycles", "budget", "keywords", "strategy", "model", "no-history", "history-commits", "dot", "svg", "force", "explain", "timeout", "no-cache"] as const;
 
 interface Target {
   root: string;

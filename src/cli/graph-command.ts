@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { buildGraph, renderGraphDot, renderGraphJson, UsageError } from "../index.js";
+import { buildGraph, readCochangeEdges, renderGraphDot, renderGraphJson, UsageError } from "../index.js";
 import { integerOption, type CliIo, type CliValues, EXIT_OK } from "./run-cli.js";
 import { withConfig } from "./config-options.js";
 import { graphCacheOptions } from "./cache-options.js";
@@ -28,6 +28,8 @@ export async function runGraphCommand(values: CliValues, extra: string[], io: Cl
   const cache = graphCacheOptions(values, io, rootArg);
   const codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, ...cache.options }).finally(cache.finish);
   if (!values.quiet) reportDiagnostics(codeGraph.diagnostics, io);
-  io.stdout(format === "dot" ? renderGraphDot(codeGraph) : renderGraphJson(codeGraph, rootArg));
+  const { history } = await withConfig(root, { ...(values["no-history"] ? { history: false } : {}) });
+  const cochange = history === false ? [] : await readCochangeEdges(codeGraph.root, (path) => codeGraph.files.has(path), cache.options.cacheDir !== undefined ? { cacheDir: cache.options.cacheDir } : {});
+  io.stdout(format === "dot" ? renderGraphDot(codeGraph, cochange) : renderGraphJson(codeGraph, rootArg, cochange));
   return EXIT_OK;
 }

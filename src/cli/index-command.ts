@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { buildGraph, UsageError } from "../index.js";
+import { buildGraph, refreshHistory, UsageError } from "../index.js";
+import { withConfig } from "./config-options.js";
 import { graphCacheOptions } from "./cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
 import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
@@ -31,6 +32,11 @@ export async function runIndexCommand(values: CliValues, extra: string[], io: Cl
     progress.finish();
   }
   if (!values.quiet) reportDiagnostics(codeGraph.diagnostics, io);
+  // the history index beside the graph's, unless switched off
+  const { history } = await withConfig(codeGraph.root, { ...(values["no-history"] ? { history: false } : {}) });
+  const cacheDir = codeGraph.cache?.dir;
+  const maxCommits = integerOption(values, "history-commits");
+  const refreshed = history === false ? undefined : await refreshHistory(codeGraph.root, { ...(cacheDir !== undefined ? { cacheDir } : {}), ...(maxCommits !== undefined ? { maxCommits } : {}) });
   const cache = codeGraph.cache;
   const summary = {
     files: codeGraph.stats.files,
@@ -40,11 +46,13 @@ export async function runIndexCommand(values: CliValues, extra: string[], io: Cl
     skipped: codeGraph.stats.skippedFiles,
     ms: codeGraph.stats.millis.total,
     cacheDir: cache?.dir ?? null,
+    history: refreshed ? { commits: refreshed.history.commits.length, read: refreshed.read.read, how: refreshed.read.how, ms: refreshed.read.ms, shallow: refreshed.history.shallow, truncated: refreshed.history.truncated } : null,
   };
   io.stdout(
     format === "json"
       ? `${JSON.stringify(summary)}\n`
-      : `indexed ${summary.files} files: ${summary.parsed} parsed, ${summary.reused} reused, ${summary.skipped} skipped in ${summary.ms} ms (${summary.cacheDir})\n`,
+      : `indexed ${summary.files} files: ${summary.parsed} parsed, ${summary.reused} reused, ${summary.skipped} skipped in ${summary.ms} ms (${summary.cacheDir})\n` +
+          (summary.history ? `history: ${summary.history.commits} commits (${summary.history.read} read, ${summary.history.how}) in ${summary.history.ms} ms${summary.history.shallow ? ", a shallow clone" : ""}${summary.history.truncated ? ", cut short by the time limit" : ""}\n` : ""),
   );
   return EXIT_OK;
 }

@@ -27,6 +27,7 @@ export async function runMcpCommand(values: CliValues, extra: string[], io: CliI
     budgetTokens: integerOption(values, "budget"),
     strategy,
     ...(values.model !== undefined ? { model: resolve(io.cwd, values.model) } : {}),
+    ...(values["no-history"] ? { history: false } : {}),
     // the index keeps rebuilds after an edit cheap
     cacheDir: cacheDirOption(values, io, values.root ?? "."),
   };

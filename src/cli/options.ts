@@ -23,6 +23,8 @@ export const OPTIONS = {
   explain: { type: "string" },
   "cache-dir": { type: "string" },
   "no-cache": { type: "boolean" },
+  "no-history": { type: "boolean" },
+  "history-commits": { type: "string" },
   timeout: { type: "string" },
   "idle-minutes": { type: "string" },
   "no-watch": { type: "boolean" },

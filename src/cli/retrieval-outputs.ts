@@ -11,6 +11,9 @@ import {
   renderContextPack,
   renderDot,
   renderDotAsSvg,
+  cochangeEdges,
+  fileHistory,
+  type HistoryIndex,
   renderExplanation,
   renderJson,
   renderText,
@@ -70,10 +73,11 @@ export async function writeRetrievalOutputs(
   codeGraph: CodeGraph,
   outputs: RetrievalOutputs,
   io: CliIo,
-  options: { budgetTokens?: number; quiet?: boolean },
+  options: { budgetTokens?: number; quiet?: boolean; history?: HistoryIndex },
 ): Promise<void> {
   const needsDot = outputs.format === "dot" || outputs.format === "svg" || outputs.files.length > 0;
-  const dot = needsDot ? renderDot(result, codeGraph) : "";
+  const cochange = needsDot && options.history ? cochangeEdges(fileHistory(options.history, (path) => codeGraph.files.has(path))) : [];
+  const dot = needsDot ? renderDot(result, codeGraph, { cochange }) : "";
   let svg: string | undefined;
   const svgOnce = async (): Promise<string> => (svg ??= await renderDotAsSvg(dot));
 

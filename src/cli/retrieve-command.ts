@@ -45,12 +45,14 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
     keywords: listOption(values.keywords),
     strategy,
     ...(values.model !== undefined ? { model: resolve(io.cwd, values.model) } : {}),
+    ...(values["no-history"] ? { history: false } : {}),
+    historyCommits: integerOption(values, "history-commits"),
   });
   const cache = graphCacheOptions(values, io, rootArg);
   const retriever = await createRetriever({ ...options, ...cache.options, root }).finally(cache.finish);
   const result = await retriever.retrieve(task);
   result.root = rootArg;
   if (!values.quiet) reportDiagnostics(result.diagnostics, io);
-  await writeRetrievalOutputs(result, retriever.codeGraph, outputs, io, { budgetTokens: options.budgetTokens, quiet: values.quiet });
+  await writeRetrievalOutputs(result, retriever.codeGraph, outputs, io, { budgetTokens: options.budgetTokens, quiet: values.quiet, ...(retriever.history ? { history: retriever.history.index } : {}) });
   return EXIT_OK;
 }

@@ -29,9 +29,11 @@ export interface GraphRetrieveConfig {
   thesaurus?: Record<string, string[]>;
   /** Chinese glossary entries added to the built-in ones: Chinese word → English keywords. */
   glossary?: Record<string, string[]>;
+  /** Read the git history (default true). */
+  history?: boolean;
 }
 
-export const CONFIG_KEYS = ["include", "exclude", "maxCycles", "budget", "strategy", "thesaurus", "glossary"] as const;
+export const CONFIG_KEYS = ["include", "exclude", "maxCycles", "budget", "strategy", "thesaurus", "glossary", "history"] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -79,6 +81,10 @@ export function checkConfig(value: unknown, source: string): GraphRetrieveConfig
       case "thesaurus":
       case "glossary":
         config[key] = checkLanguageData(key, raw, source);
+        break;
+      case "history":
+        if (typeof raw !== "boolean") fail(key, "true or false", raw);
+        config.history = raw as boolean;
         break;
       default:
         throw new UsageError(`${source}: unknown key "${key}" (allowed: ${CONFIG_KEYS.join(", ")})`);

@@ -1,18 +1,23 @@
 /**
  * The whole file-level graph as Graphviz DOT: files clustered by folder,
- * external packages apart, import and re-export edges. Symbols stay out of
- * the picture (they are in the JSON dump). Pure and deterministic.
+ * external packages apart, import and re-export edges, and with history the
+ * co-change edges (dashed orange, no arrow). Symbols stay out of the
+ * picture (they are in the JSON dump). Pure and deterministic.
  */
 import type { CodeGraph } from "../graph/code-graph.js";
+import type { CochangeEdge } from "../history/file-history.js";
 import { byCodeUnit } from "../util/sort.js";
 import { dotAttributes, folderLabelOf, quoteDot } from "./dot-syntax.js";
+
+/** How a co-change edge is drawn, here and in the retrieval's picture: dashed orange, no arrow. */
+export const COCHANGE_STYLE = { style: "dashed", color: "#e07b00", dir: "none", constraint: "false" } as const;
 
 /**
  * @example
  * const dot = renderGraphDot(await buildGraph("fixtures/graph-basics"));
  * // digraph "graph-retrieve" { … }  → pipe to `dot -Tsvg`
  */
-export function renderGraphDot(codeGraph: CodeGraph): string {
+export function renderGraphDot(codeGraph: CodeGraph, cochange: readonly CochangeEdge[] = []): string {
   const { graph } = codeGraph;
   const files: string[] = [];
   const packages: string[] = [];
@@ -67,6 +72,11 @@ export function renderGraphDot(codeGraph: CodeGraph): string {
       `  ${quoteDot(source)} -> ${quoteDot(target)}${dotAttributes({ ...style, tooltip: `${attributes.kind} ${(attributes.names ?? []).join(", ")}`.trim() })};`,
     );
   });
+  const known = new Set(files);
+  for (const edge of cochange) {
+    if (!known.has(edge.source) || !known.has(edge.target)) continue;
+    edges.push(`  ${quoteDot(edge.source)} -> ${quoteDot(edge.target)}${dotAttributes({ ...COCHANGE_STYLE, tooltip: `changed together (weight ${edge.weight})` })};`);
+  }
   edges.sort(byCodeUnit);
   lines.push(...edges, "}", "");
   return lines.join("\n");

@@ -8,6 +8,8 @@
  */
 import type { CodeGraph } from "../graph/code-graph.js";
 import { HIGH_BAND, LOW_BAND, MEDIUM_BAND } from "../retrieve/bands.js";
+import type { CochangeEdge } from "../history/file-history.js";
+import { COCHANGE_STYLE } from "./graph-dot.js";
 import type { RetrievalResult } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { dotAttributes, folderLabelOf, quoteDot } from "./dot-syntax.js";
@@ -19,7 +21,10 @@ import {
   type SubgraphFile,
 } from "./retrieval-subgraph.js";
 
-export type RenderDotOptions = RetrievalSubgraphOptions;
+export interface RenderDotOptions extends RetrievalSubgraphOptions {
+  /** Co-change edges to draw among the drawn files (`readCochangeEdges`; none without history). */
+  cochange?: readonly CochangeEdge[];
+}
 
 /** Fill colours by band; the legend and the SVG test read the same table. */
 export const BAND_COLOURS = {
@@ -89,6 +94,7 @@ function legendLines(): string[] {
     ["re-export", { style: "bold", color: REEXPORT_COLOUR }],
     ["references only", { style: "dotted" }],
     ["gap: uses what the context lacks", { style: "dashed", color: GAP_COLOUR, fontcolor: GAP_COLOUR }],
+    ["changed together before", { ...COCHANGE_STYLE, fontcolor: COCHANGE_STYLE.color }],
   ];
   edgeKinds.forEach(([label, style], index) => {
     const from = quoteDot(`legend:edge${index}:from`);
@@ -173,6 +179,12 @@ export function renderDot(result: RetrievalResult, codeGraph: CodeGraph, options
         tooltip: `gap: ${gap.source} uses ${gap.names.join(", ")} from ${gap.target}, which the context lacks${along ? ` (${along})` : ""}`,
       })};`,
     );
+  }
+  // files that changed together before, among the drawn ones (with history)
+  const drawn = new Set(sub.files.map((f) => f.path));
+  for (const edge of options.cochange ?? []) {
+    if (!drawn.has(edge.source) || !drawn.has(edge.target)) continue;
+    lines.push(`  ${quoteDot(edge.source)} -> ${quoteDot(edge.target)}${dotAttributes({ ...COCHANGE_STYLE, tooltip: `changed together before (weight ${edge.weight})` })};`);
   }
   lines.push(...legendLines(), "}", "");
   return lines.join("\n");

@@ -104,6 +104,7 @@ export function assembleResult(
       totalTokens,
       meanRelevance: Math.round(meanRelevance * 1000) / 1000,
       budgetTokens: budget,
+      ...(context.history ? { history: { commits: context.history.commits, shallow: context.history.shallow, truncated: context.history.truncated } } : {}),
     },
     diagnostics: context.codeGraph.diagnostics,
   };

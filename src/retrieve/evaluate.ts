@@ -13,6 +13,7 @@ import type { PoolOrigin } from "./features/candidate-pool.js";
 import type { TaskFeatures } from "./features/extract.js";
 import { relationFeatures, type PoolGraph } from "./features/relation-features.js";
 import { calibrate, scoreRow, type RankerModel } from "./model/ranker.js";
+import { matchedHistoryTerms } from "./features/history-features.js";
 import type { RetrievalContext } from "./retrieval-context.js";
 
 export interface Evaluation extends RankedFile {
@@ -27,6 +28,8 @@ export interface Evaluation extends RankedFile {
 
 /** Most gaps listed per file. */
 const MAX_GAPS = 5;
+/** A co-change a reason names: at least this share of the partner's heaviest. */
+const COCHANGE_TIE = 0.3;
 
 /**
  * Names a file uses from project files that are not in `inSet`: `Name (path)`, most used first.
@@ -58,11 +61,14 @@ function tieOf(i: number, graph: PoolGraph, paths: readonly string[], relevance:
   });
   for (const h of graph.in[i] ?? []) consider(h, "imported by");
   for (const h of graph.out[i] ?? []) consider(h, "imports");
+  graph.cochange.forEach((list, h) => {
+    if (list.some(([j, share]) => j === i && share >= COCHANGE_TIE)) consider(h, "changed before with");
+  });
   return best?.text;
 }
 
 /** The evidence of a pool file that stands out, as one line. */
-function reasonOf(features: TaskFeatures, i: number, tie: string | undefined): string {
+function reasonOf(context: RetrievalContext, features: TaskFeatures, i: number, tie: string | undefined): string {
   const file = features.pool[i]!;
   const parts: string[] = [];
   if (file.names.pathNamed > 0) parts.push("the task names its path");
@@ -71,6 +77,11 @@ function reasonOf(features: TaskFeatures, i: number, tie: string | undefined): s
   const matches = file.lexical.matches.slice(0, 4).map((m) => `${m.term} (${m.fields.join("+")})`);
   if (matches.length > 0) parts.push(`matches ${matches.join(", ")}`);
   if (file.lexical.coverage > 0 && file.lexical.coverage < 1) parts.push(`covers ${Math.round(100 * file.lexical.coverage)} % of the task's concepts`);
+  if (features.poolOptions.historyQuery && file.historyMatch > 0) {
+    const said = matchedHistoryTerms(features.poolOptions.historyQuery, file.path);
+    if (said.length > 0) parts.push(`past changes to this file say: ${said.join(", ")}`);
+  }
+  if (features.poolOptions.similar?.has(file.path)) parts.push("changed by a past commit like the task");
   if (tie) parts.push(tie);
   if (file.origin === "expansion" && file.via) parts.push(`reached over the graph from ${file.via}`);
   else if (file.origin === "neighbour" && file.via && matches.length === 0) parts.push(`a graph neighbour of ${file.via}`);
@@ -113,7 +124,7 @@ export function evaluate(
       relevance: round(calibrate(stage, margin)),
       score: margin,
       probability: 1 / (1 + Math.exp(-margin)),
-      reason: reasonOf(features, i, tie),
+      reason: reasonOf(context, features, i, tie),
       missingContext: [],
       matchedTerms: file.lexical.matches.map((m) => m.term),
       origin: file.origin,

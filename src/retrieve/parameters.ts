@@ -19,6 +19,12 @@ export const POOL_PLAIN = 50;
 export const POOL_SEEDS = 10;
 export const POOL_NEIGHBOURS_PER_SEED = 10;
 
+/** With history: the files whose past commits best match the task, and the co-change partners of each of the best lexical files. */
+export const POOL_HISTORY = 30;
+export const POOL_COCHANGE_PER_SEED = 5;
+/** With history: the files of the past commits most like the task, at most this many. */
+export const POOL_SIMILAR = 30;
+
 /** Seeds of the first cycle's graph features: the best files by BM25F. */
 export const GRAPH_SEEDS = 5;
 

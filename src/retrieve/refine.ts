@@ -1,13 +1,15 @@
 /**
  * REFINE: from one cycle's evaluation, the next cycle's search.
  * - exclusions: files below 0.2 leave the search, unless they are among
- *   the anchors (the high files, or the best three while there are none)
- *   or tied to an anchor or a likely file (≥ 0.5): the next cycle weighs
- *   that tie;
+ *   the anchors (the high files and the best three) or tied to an anchor
+ *   or a likely file (≥ 0.5): the next cycle weighs that tie. The best
+ *   three anchor even below 0.7: a calibrated relevance seldom reaches it
+ *   for the second file of a change, whose dependencies are the pattern's
+ *   cycle-2 candidates;
  * - expansion: along the graph from the high files (≥ 0.7; the best three
  *   while there are none) toward their gaps: the files whose names they
- *   use, then the files they import and that import them, that the pool
- *   lacks;
+ *   use, then the files they changed with before (with history), then the
+ *   files they import and that import them, that the pool lacks;
  * - gaps: what the context's files use from files outside it; a gap is
  *   critical while its file is undecided (not yet evaluated, or between
  *   0.2 and 0.7): another cycle can settle it;
@@ -51,8 +53,11 @@ function expansionsFrom(context: RetrievalContext, anchor: string, inPool: Reado
   const linked = new Map<string, number>();
   for (const [p, w] of context.links.out.get(anchor) ?? []) linked.set(p, w);
   for (const [p, w] of context.links.in.get(anchor) ?? []) linked.set(p, Math.max(linked.get(p) ?? 0, w / 2));
+  // the files it changed with before: the history's word for what a change to it touches
+  const changedWith = [...(context.history?.cochange.get(anchor) ?? new Map<string, number>()).entries()];
   const order = [
     ...[...used.entries()].sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0])).map(([p]) => p),
+    ...changedWith.sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0])).slice(0, EXPANSION_PER_FILE / 2).map(([p]) => p),
     ...[...linked.entries()].sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0])).map(([p]) => p),
   ];
   const out: string[] = [];
@@ -78,10 +83,11 @@ export function refine(
 ): Refinement {
   const relevance = new Map(evaluations.map((e) => [e.path, e.relevance]));
   const high = evaluations.filter((e) => e.relevance >= CONTEXT_THRESHOLD);
-  const anchors = high.length > 0 ? high : evaluations.slice(0, 3);
-  const kept = new Set<string>(anchors.map((e) => e.path));
+  const bestThree = [...evaluations].sort((a, b) => b.relevance - a.relevance).slice(0, 3);
+  const anchors = high.length > 0 ? high : bestThree;
+  const kept = new Set<string>([...anchors, ...bestThree].map((e) => e.path));
   for (const e of evaluations) {
-    if (e.relevance < MEDIUM_BAND && !anchors.includes(e)) continue;
+    if (e.relevance < MEDIUM_BAND && !anchors.includes(e) && !bestThree.includes(e)) continue;
     kept.add(e.path);
     for (const tied of tiedFiles(context, e.path)) kept.add(tied);
   }

@@ -7,6 +7,8 @@ import type { CodeGraph } from "../graph/code-graph.js";
 import { compactGraphOf, type CompactGraph } from "../graph/serialize-graph.js";
 import { buildLexicalIndex, type LexicalIndex } from "./lexical-index.js";
 import { buildFileLinks, usesByFile, type FileLinks, type SymbolUse } from "./signals/file-links.js";
+import { fileHistory, type FileHistory } from "../history/file-history.js";
+import type { HistoryIndex } from "../history/history-index.js";
 
 export interface RetrievalContext {
   codeGraph: CodeGraph;
@@ -14,6 +16,8 @@ export interface RetrievalContext {
   links: FileLinks;
   /** Each file's uses of other files' symbols (what its gaps are made of). */
   uses: Map<string, SymbolUse[]>;
+  /** What the repository's history says of each file; undefined without history. */
+  history?: FileHistory;
 }
 
 /**
@@ -29,15 +33,25 @@ const builtFor = new WeakMap<CompactGraph, Omit<RetrievalContext, "codeGraph">>(
  * Everything a retrieval reads, built from the facts and the graph's
  * compact form: a graph loaded from the index is not restored for it.
  */
-export function createRetrievalContext(codeGraph: CodeGraph): RetrievalContext {
+export function createRetrievalContext(codeGraph: CodeGraph, history?: HistoryIndex): RetrievalContext {
   const compact = compactGraphOf(codeGraph);
   let built = builtFor.get(compact);
   if (!built) {
     built = { index: buildLexicalIndex(codeGraph), links: buildFileLinks(compact), uses: usesByFile(compact) };
     builtFor.set(compact, built);
   }
-  return { codeGraph, ...built };
+  if (!history) return { codeGraph, ...built };
+  const key = `${history.head}\u0000${history.commits.length}`;
+  let evidence = historyFor.get(compact);
+  if (evidence?.key !== key) {
+    evidence = { key, history: fileHistory(history, (path) => codeGraph.files.has(path)) };
+    historyFor.set(compact, evidence);
+  }
+  return { codeGraph, ...built, history: evidence.history };
 }
+
+/** The history evidence of graphs still in use, by the graph's compact form and the history's HEAD. */
+const historyFor = new WeakMap<CompactGraph, { key: string; history: FileHistory }>();
 
 /** One keyword of a cycle's query. */
 export interface Keyword {

@@ -74,6 +74,10 @@ export interface RetrieveOptions {
   maxResults?: number;
   /** A ranker model file trained by `npm run train` (default: the shipped data/ranker.json). */
   model?: string;
+  /** Read the repository's git history (co-change, the words of past commits): default true; false reads none. */
+  history?: boolean;
+  /** The last this many commits of the history (default 5000). */
+  historyCommits?: number;
 }
 
 export { DEFAULT_MAX_CYCLES, DEFAULT_BUDGET_TOKENS };
@@ -89,6 +93,8 @@ export function checkRetrieveOptions(options: RetrieveOptions): void {
   positive("maxCycles", options.maxCycles);
   positive("budgetTokens", options.budgetTokens);
   positive("maxResults", options.maxResults);
+  positive("historyCommits", options.historyCommits);
+  if (options.history !== undefined && typeof options.history !== "boolean") throw new UsageError(`retrieve: history must be true or false, got ${JSON.stringify(options.history)}`);
   if (options.strategy !== undefined && !STRATEGIES.includes(options.strategy)) {
     throw new UsageError(`retrieve: strategy must be ${STRATEGIES.slice(0, -1).join(", ")} or ${STRATEGIES[STRATEGIES.length - 1]}, got "${String(options.strategy)}"`);
   }

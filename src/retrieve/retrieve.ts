@@ -6,6 +6,8 @@ import { readFile } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import { UsageError } from "../errors.js";
 import { buildGraph } from "../graph/build-graph.js";
+import type { IndexMemory } from "../graph/index-memory.js";
+import { refreshHistory, type HistoryIndex, type HistoryRead } from "../history/history-index.js";
 import type { CodeGraph } from "../graph/code-graph.js";
 import type { RetrievalResult } from "../types.js";
 import { runIterativeRetrieval } from "./loop.js";
@@ -16,6 +18,8 @@ import { runBaselineStrategy } from "./strategies.js";
 export interface Retriever {
   /** The graph the retriever keeps. */
   readonly codeGraph: CodeGraph;
+  /** The repository's history it read (undefined without one, or with `history: false`), and what that read did. */
+  readonly history?: { index: HistoryIndex; read: HistoryRead };
   /** Retrieve the context for one task; options here override the retriever's. */
   retrieve(task: string, options?: Omit<RetrieveOptions, "root" | "maxFileBytes">): Promise<RetrievalResult>;
 }
@@ -25,6 +29,22 @@ function checkTask(task: unknown): string {
     throw new UsageError('retrieve: the task is empty (describe the change, e.g. "Fix the token expiry bug")');
   }
   return task.trim();
+}
+
+/** The history a resident process read last, per index memory: its next refresh starts from it. */
+const historyMemory = new WeakMap<IndexMemory, HistoryIndex>();
+
+/** The root's history, unless switched off (`history: false`): read, or brought up to date from the index. */
+async function historyFor(root: string, options: RetrieveOptions): Promise<{ index: HistoryIndex; read: HistoryRead } | undefined> {
+  if (options.history === false) return undefined;
+  const previous = options.memory ? historyMemory.get(options.memory) : undefined;
+  const refreshed = await refreshHistory(root, {
+    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+    ...(previous ? { previous } : {}),
+    ...(options.historyCommits !== undefined ? { maxCommits: options.historyCommits } : {}),
+  });
+  if (refreshed && options.memory) historyMemory.set(options.memory, refreshed.history);
+  return refreshed ? { index: refreshed.history, read: refreshed.read } : undefined;
 }
 
 async function runOn(context: RetrievalContext, task: string, displayRoot: string, options: RetrieveOptions): Promise<RetrievalResult> {
@@ -64,9 +84,11 @@ export async function createRetriever(options: RetrieveOptions = {}): Promise<Re
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
     ...(options.memory !== undefined ? { memory: options.memory } : {}),
   });
-  const context = createRetrievalContext(codeGraph);
+  const history = await historyFor(codeGraph.root, options);
+  const context = createRetrievalContext(codeGraph, history?.index);
   return {
     codeGraph,
+    ...(history ? { history } : {}),
     // async, so a blank task rejects the promise like every other failure instead of throwing before it
     retrieve: async (task, overrides = {}) => runOn(context, checkTask(task), displayRoot, { ...options, ...overrides }),
   };

@@ -109,3 +109,24 @@ export function countTerms(into: Record<string, number>, text: string, weight = 
   }
   for (const word of wordsOf(text)) addTerms(into, termsOfWord(word), weight);
 }
+
+const HAN_RUN = /\p{Script=Han}+/gu;
+
+/**
+ * The pairs of adjacent Chinese characters of a text, prefixed `zh:`: a
+ * Chinese commit message and a Chinese task meet on them without a
+ * dictionary (手动排序 → zh:手动, zh:动排, zh:排序). A lone character is its
+ * own term.
+ *
+ * @example
+ * hanPairs("修复排序 bug"); // ["zh:修复", "zh:复排", "zh:排序"]
+ */
+export function hanPairs(text: string): string[] {
+  const out: string[] = [];
+  for (const run of text.match(HAN_RUN) ?? []) {
+    const chars = [...run];
+    if (chars.length === 1) out.push(`zh:${chars[0]}`);
+    for (let i = 0; i + 1 < chars.length; i++) out.push(`zh:${chars[i]}${chars[i + 1]}`);
+  }
+  return out;
+}

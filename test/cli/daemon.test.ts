@@ -101,6 +101,22 @@ describe("daemon", () => {
     expect(JSON.parse(fromDisk.stdout)).toMatchObject({ parsed: 0 });
   });
 
+  it("a new commit is seen by the next command: the history it ranks with has it", async () => {
+    const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+    const git = (...a: string[]) => spawnSync("git", a, { cwd: root, env, encoding: "utf8" });
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-q", "-m", "initial");
+    daemon = await startHere();
+    const before = JSON.parse((await forwarded(args(TASK, "--format", "json"))).stdout) as { stats: { history?: { commits: number } } };
+    expect(before.stats.history?.commits).toBe(1);
+    appendFileSync(join(root, "src/auth/tokens.ts"), "\n// expiry in seconds\n");
+    git("commit", "-q", "-am", "token expiry in seconds");
+    const after = JSON.parse((await forwarded(args(TASK, "--format", "json"))).stdout) as { stats: { history?: { commits: number } }; files: Array<{ path: string; reason: string }> };
+    expect(after.stats.history?.commits).toBe(2);
+    expect(after.files.find((f) => f.path === "src/auth/tokens.ts")?.reason).toContain("past changes to this file say");
+  });
+
   it("an edit is refreshed in memory as the watch sees it, before any command asks; without the watch the command does it", async () => {
     daemon = await startHere();
     const status = async () => (await forwardedStatus()) as { watching: number; refreshes: number };

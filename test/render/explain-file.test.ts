@@ -4,7 +4,7 @@ import { renderExplanation, UsageError } from "../../src/index.js";
 import { fixtureRetrieval } from "./helpers.js";
 
 describe("renderExplanation", () => {
-  it("api-gateway throttle.ts: rank, relevance, cycle, terms and the definitions carrying them, edges, gaps", async () => {
+  it("api-gateway throttle.ts: rank, relevance, cycle, terms and the definitions carrying them, edges", async () => {
     const { result, codeGraph } = await fixtureRetrieval("api-gateway");
     const file = result.files.find((f) => f.path === "src/middleware/throttle.ts")!;
     const rank = result.files.indexOf(file) + 1;
@@ -17,13 +17,18 @@ describe("renderExplanation", () => {
     expect(text).toMatch(/ {2}Definitions carrying them: .*throttle \(function, lines \d+–\d+\)/);
     expect(text).toMatch(/ {4}uses:\n {6}src\/errors\.ts \(\d\.\d\d \w+\): imports tooManyRequests; 1 reference\n/);
     expect(text).toMatch(/ {4}used by:\n {6}src\/middleware\/index\.ts \(\d\.\d\d \w+\): re-exports .*throttle/);
-    expect(text).toContain("  Gaps (what it uses that the context lacks):\n    tooManyRequests (src/errors.ts) → src/errors.ts (");
     expect(text.endsWith("\n")).toBe(true);
   });
 
-  it("a file the gap points at says whose gap it would fill", async () => {
-    const { result, codeGraph } = await fixtureRetrieval("api-gateway");
-    expect(renderExplanation(result, codeGraph, "src/errors.ts")).toContain("  Would fill a gap of: src/middleware/throttle.ts\n");
+  it("a context file lists its gaps; the file a gap points at says whose gap it would fill", async () => {
+    const { result, codeGraph } = await fixtureRetrieval("auth-service");
+    const top = result.files[0]!;
+    expect(top.path).toBe("src/auth/auth.ts");
+    expect(top.relevance).toBeGreaterThanOrEqual(0.7);
+    const text = renderExplanation(result, codeGraph, top.path);
+    expect(text).toContain("in the context (≥ 0.7)");
+    expect(text).toMatch(/ {2}Gaps \(what it uses that the context lacks\):\n(?: {4}.*\n)* {4}checkToken \(src\/auth\/tokens\.ts\) → src\/auth\/tokens\.ts \(/);
+    expect(renderExplanation(result, codeGraph, "src/auth/tokens.ts")).toContain("  Would fill a gap of: src/auth/auth.ts\n");
   });
 
   it("a file of the codebase that never became a candidate is explained too; an unknown path is a usage error", async () => {

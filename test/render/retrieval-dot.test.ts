@@ -72,14 +72,19 @@ describe.each(FIXTURES)("renderDot on %s", (name) => {
 });
 
 describe("renderDot: what the picture says", () => {
-  it("api-gateway: the throttle's gap toward errors.ts is one dashed edge, re-exports bold, folders as clusters", async () => {
+  it("auth-service: the context file's gap toward the token module is one dashed edge; api-gateway: re-exports bold, folders as clusters", async () => {
+    const auth = await fixtureRetrieval("auth-service");
+    const top = auth.result.files[0]!;
+    // the auth flow is the context, and what it uses from the token module is a gap
+    expect(top.path).toBe("src/auth/auth.ts");
+    expect(top.relevance).toBeGreaterThanOrEqual(0.7);
+    expect(top.missingContext).toContain("checkToken (src/auth/tokens.ts)");
+    const gap = renderDot(auth.result, auth.codeGraph).split("\n").filter((l) => l.startsWith('  "src/auth/auth.ts" -> "src/auth/tokens.ts"'));
+    expect(gap).toHaveLength(1);
+    expect(gap[0]).toContain('style="dashed"');
+    expect(gap[0]).toMatch(/label="[^"]*checkToken/);
     const { result, codeGraph } = await fixtureRetrieval("api-gateway");
     const dot = renderDot(result, codeGraph);
-    const throttleGap = dot.split("\n").filter((l) => l.startsWith('  "src/middleware/throttle.ts" -> "src/errors.ts"'));
-    expect(throttleGap).toHaveLength(1);
-    expect(throttleGap[0]).toContain('style="dashed"');
-    expect(throttleGap[0]).toContain('label="tooManyRequests"');
-    expect(throttleGap[0]).toContain("import tooManyRequests");
     expect(dot).toMatch(/"src\/middleware\/index\.ts" -> "src\/middleware\/throttle\.ts" \[style="bold", color="#1f6feb"/);
     expect(dot).toContain('label="src/middleware/";');
     expect(dot).toContain('label="src/http/";');

@@ -146,6 +146,7 @@ describe("relation features", () => {
     uses: [[[1, 3]], [], [], []],
     twoHop: [[2], [], [0], []],
     folder: [0, 1, 1, 0],
+    cochange: [[[3, 1], [1, 0.5]], [], [], [[0, 1]]],
   };
   const col = (name: string) => RELATION_FEATURES.indexOf(name as (typeof RELATION_FEATURES)[number]);
 
@@ -156,6 +157,12 @@ describe("relation features", () => {
     expect(rows[2]![col("twoHopLikely")]).toBe(0.9);
     expect(rows[3]![col("besideLikely")]).toBe(0.9);
     expect(rows[1]![col("mostUsedBy")]).toBeCloseTo(0.9); // the file a uses most
+    expect(rows[0]![col("cochangeLikely")]).toBeCloseTo(0.02); // d changes with a
+    // a, the best file, changes most with d, then with b
+    expect(rows[3]![col("cochangeRankOfBest")]).toBe(1);
+    expect(rows[1]![col("cochangeRankOfBest")]).toBe(0.5);
+    expect(rows[2]![col("cochangeRankOfBest")]).toBe(0);
+    expect(rows[3]![col("cochangeLikely")]).toBeCloseTo(0.9);
     expect(rows[0]![col("usesLikely")]).toBe(0.1);
     for (const row of rows) {
       expect(row[col("bestRelevance")]).toBe(0.9);

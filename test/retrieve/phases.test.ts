@@ -81,10 +81,11 @@ describe("REFINE", () => {
 
   it("excludes files below 0.2 unless tied to a likely file, and expands from the high files toward their gaps", () => {
     const f = features();
-    // a stand-in evaluation: tokens.ts high, everything else low
+    // a stand-in evaluation: tokens.ts high, config and session-manager.ts next (the best three), everything else low
+    const standIn: Record<string, number> = { "src/auth/tokens.ts": 0.9, "src/config/index.ts": 0.3, "src/auth/session-manager.ts": 0.15 };
     const evaluations = f.pool.map((p) => ({
       path: p.path,
-      relevance: p.path === "src/auth/tokens.ts" ? 0.9 : 0.1,
+      relevance: standIn[p.path] ?? 0.1,
       probability: 0.1,
       score: 0,
       reason: "",

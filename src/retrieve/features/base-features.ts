@@ -11,7 +11,11 @@
  * - priors: test, declaration, barrel, index, size, depth, JavaScript,
  *   an examples/docs/scripts folder;
  * - task: how many terms and concepts, Chinese, identifiers, a scope, the
- *   codebase's size, how peaked the lexical scores are.
+ *   codebase's size, how peaked the lexical scores are;
+ * - history (0 without one): the task against the file's commit vocabulary,
+ *   raw, relative and as a rank; how often and how lately it changed; its
+ *   co-change with the best lexical files and with the files whose commits
+ *   best match the task; the history's length.
  * Every value is a plain number; the same task and codebase give the same
  * vector.
  */
@@ -28,6 +32,7 @@ import { compoundFilter, compoundsOf, definedCompounds } from "../signals/compou
 import { entryBarrels, speaksOfModuleBoundary } from "../signals/entry-barrel.js";
 import { loadStopwords } from "../query-data.js";
 import type { PoolFile } from "./candidate-pool.js";
+import { cochangeShare } from "./history-features.js";
 
 export const BASE_FEATURES = [
   // lexical
@@ -43,7 +48,19 @@ export const BASE_FEATURES = [
   "isTest", "isDeclaration", "isBarrel", "isIndex", "logTokens", "depth", "isJs", "auxFolder", "definitions", "exports",
   // task
   "taskTerms", "taskConcepts", "taskZh", "taskIdentifiers", "taskScope", "taskPaths", "logFiles", "bestBm25f", "secondRel", "logMatching", "jsShare",
+  // history
+  "historyMatch", "historyMatchRel", "historyMatchRank", "historyChanges", "historyAge", "cochangeSeed", "cochangeHistorySeed", "historyCommits", "fromHistory",
+  "similarCommits", "similarCommitsRel", "similarCommitBest",
 ] as const;
+
+/** The history features' names: zeroed, they are the model without history (see scripts/learn/train.mjs). */
+export const HISTORY_FEATURES: readonly BaseFeature[] = [
+  "historyMatch", "historyMatchRel", "historyMatchRank", "historyChanges", "historyAge", "cochangeSeed", "cochangeHistorySeed", "historyCommits", "fromHistory",
+  "similarCommits", "similarCommitsRel", "similarCommitBest",
+];
+
+/** A file the history never saw changing is this many days old to the model (past any window). */
+const NEVER_CHANGED_DAYS = 10_000;
 
 export type BaseFeature = (typeof BASE_FEATURES)[number];
 
@@ -66,6 +83,8 @@ export interface BaseFeatureInput {
   pool: readonly PoolFile[];
   /** How many files matched any query term (the pool holds the best of them). */
   matching: number;
+  /** With history: the files of the past commits most like the task. */
+  similar?: ReadonlyMap<string, { sum: number; max: number }>;
 }
 
 /** The graph neighbours of `path` in both directions with their weight (imports and references). */
@@ -126,6 +145,34 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
   const seedNeighbours = new Map<string, { out: ReadonlyMap<string, number>; in: ReadonlyMap<string, number> }>();
   for (const seed of seedRel.keys()) seedNeighbours.set(seed, linked(context, seed));
 
+  // history: the files whose past commits best match the task seed its co-change feature as the lexical seeds do theirs
+  const history = context.history;
+  const pastScores = pool.map((f) => f.historyMatch);
+  const bestPast = Math.max(1e-9, ...pastScores);
+  const pastRanks = rankOf(pastScores);
+  const pastSeeds = pool
+    .map((f, i) => ({ path: f.path, rel: pastScores[i]! / bestPast }))
+    .filter((s) => s.rel > 0)
+    .sort((a, b) => b.rel - a.rel || byCodeUnit(a.path, b.path))
+    .slice(0, GRAPH_SEEDS);
+  const similar = input.similar ?? new Map<string, { sum: number; max: number }>();
+  const bestSimilar = Math.max(1e-9, ...[...similar.values()].map((s) => s.sum));
+  const bestSimilarOne = Math.max(1e-9, ...[...similar.values()].map((s) => s.max));
+
+  const historyRow = (f: PoolFile, i: number): number[] => {
+    if (!history) return HISTORY_FEATURES.map(() => 0);
+    let cochangeSeed = 0;
+    for (const [seed, rel] of seedRel) if (seed !== f.path) cochangeSeed = Math.max(cochangeSeed, rel * cochangeShare(history, seed, f.path));
+    let cochangePast = 0;
+    for (const seed of pastSeeds) if (seed.path !== f.path) cochangePast = Math.max(cochangePast, seed.rel * cochangeShare(history, seed.path, f.path));
+    return [
+      f.historyMatch, f.historyMatch / bestPast, f.historyMatch > 0 ? Math.log2(2 + pastRanks[i]!) : 0,
+      Math.log2(1 + (history.changes.get(f.path) ?? 0)), Math.log2(1 + (history.daysSinceChange.get(f.path) ?? NEVER_CHANGED_DAYS)),
+      cochangeSeed, cochangePast, Math.log2(1 + history.commits), f.origin === "history" ? 1 : 0,
+      similar.get(f.path)?.sum ?? 0, (similar.get(f.path)?.sum ?? 0) / bestSimilar, (similar.get(f.path)?.max ?? 0) / bestSimilarOne,
+    ];
+  };
+
   const rows: number[][] = [];
   for (let i = 0; i < n; i++) {
     const f = pool[i]!;
@@ -169,6 +216,7 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
       Math.log2(1 + (exported?.definitions.length ?? 0)), Math.log2(1 + exportedNames.length),
       terms.size, concepts.size, isZh, taskQuery.identifiers.length, (taskQuery.scopes ?? []).length > 0 ? 1 : 0, taskQuery.paths.length,
       Math.log2(1 + index.files.length), bestBm25f, secondRel, Math.log2(1 + input.matching), jsShare,
+      ...historyRow(f, i),
     ];
     rows.push(row);
   }

@@ -1,25 +1,30 @@
 /**
  * DISPATCH's pool: the files one task's first cycle evaluates. The best by
  * BM25F and by plain BM25, every file the task names (its path, its stem,
- * an identifier it defines), and the graph neighbours of the best lexical
- * files, whose words may miss the task while their imports do not.
+ * an identifier it defines), the graph neighbours of the best lexical
+ * files, whose words may miss the task while their imports do not, and,
+ * with history, the files whose past commits best match the task and the
+ * files the best lexical ones change with.
  */
 import { byCodeUnit } from "../../util/sort.js";
 import type { IndexedFile } from "../lexical-index.js";
 import type { RetrievalContext } from "../retrieval-context.js";
 import type { Bm25fParameters } from "../signals/bm25f.js";
-import { POOL_LEXICAL, POOL_NEIGHBOURS_PER_SEED, POOL_PLAIN, POOL_SEEDS } from "../parameters.js";
+import { POOL_COCHANGE_PER_SEED, POOL_HISTORY, POOL_SIMILAR, POOL_LEXICAL, POOL_NEIGHBOURS_PER_SEED, POOL_PLAIN, POOL_SEEDS } from "../parameters.js";
+import type { HistoryQuery } from "./history-features.js";
 import { lexicalEvidence, type LexicalEvidence, type PreparedTerm } from "./lexical-features.js";
 import { nameEvidence, type NameEvidence, type TaskNames } from "./task-names.js";
 
 /** How a file came into the pool. */
-export type PoolOrigin = "lexical" | "named" | "neighbour" | "expansion";
+export type PoolOrigin = "lexical" | "named" | "neighbour" | "history" | "expansion";
 
 export interface PoolFile {
   path: string;
   file: IndexedFile;
   lexical: LexicalEvidence;
   names: NameEvidence;
+  /** BM25 of the task over the file's commit vocabulary (0 without history). */
+  historyMatch: number;
   origin: PoolOrigin;
   /** For a neighbour or an expansion: the file it was reached from. */
   via?: string;
@@ -31,6 +36,10 @@ export interface PoolOptions {
   /** Leave test files out (the task does not speak of tests). */
   excludeTests: boolean;
   bm25f: Bm25fParameters;
+  /** The task against the commit vocabularies (with history). */
+  historyQuery?: HistoryQuery;
+  /** The files of the past commits most like the task (with history), by likeness. */
+  similar?: ReadonlyMap<string, { sum: number; max: number }>;
 }
 
 function isNamed(names: NameEvidence): boolean {
@@ -55,13 +64,20 @@ export function neighboursOf(context: RetrievalContext, path: string): Array<{ p
  */
 export function collectPool(context: RetrievalContext, terms: readonly PreparedTerm[], names: TaskNames, options: PoolOptions): PoolFile[] {
   const scored: PoolFile[] = [];
+  const remembered: PoolFile[] = [];
   const eligible = (file: IndexedFile) => options.isAllowed(file.path) && !(options.excludeTests && file.isTest);
+  const history = context.history;
+  const pastOf = (path: string) => options.historyQuery?.scores.get(path) ?? 0;
   for (const file of context.index.files) {
     if (!eligible(file)) continue;
     const lexical = lexicalEvidence(context.index, file, terms, options.bm25f);
     const evidence = nameEvidence(file, names);
-    if (lexical.matchedTerms === 0 && !isNamed(evidence)) continue;
-    scored.push({ path: file.path, file, lexical, names: evidence, origin: "lexical" });
+    const past = pastOf(file.path);
+    if (lexical.matchedTerms === 0 && !isNamed(evidence)) {
+      if (past > 0) remembered.push({ path: file.path, file, lexical, names: evidence, historyMatch: past, origin: "history" });
+      continue;
+    }
+    scored.push({ path: file.path, file, lexical, names: evidence, historyMatch: past, origin: "lexical" });
   }
   const byBm25f = [...scored].sort((a, b) => b.lexical.bm25f - a.lexical.bm25f || byCodeUnit(a.path, b.path));
   const byPlain = [...scored].sort((a, b) => b.lexical.plain - a.lexical.plain || byCodeUnit(a.path, b.path));
@@ -70,22 +86,42 @@ export function collectPool(context: RetrievalContext, terms: readonly PreparedT
   for (const entry of byPlain.slice(0, POOL_PLAIN)) if (!pool.has(entry.path)) pool.set(entry.path, entry);
   for (const entry of byBm25f) if (!pool.has(entry.path) && isNamed(entry.names)) pool.set(entry.path, { ...entry, origin: "named" });
   const seeds = byBm25f.slice(0, POOL_SEEDS);
+  const join = (path: string, origin: PoolOrigin, via: string) => {
+    const file = context.index.byPath.get(path);
+    if (!file || !eligible(file) || pool.has(path)) return false;
+    pool.set(path, {
+      path,
+      file,
+      lexical: lexicalEvidence(context.index, file, terms, options.bm25f),
+      names: nameEvidence(file, names),
+      historyMatch: pastOf(path),
+      origin,
+      via,
+    });
+    return true;
+  };
   for (const seed of seeds) {
     let added = 0;
     for (const { path } of neighboursOf(context, seed.path)) {
       if (added >= POOL_NEIGHBOURS_PER_SEED) break;
-      if (pool.has(path)) continue;
-      const file = context.index.byPath.get(path);
-      if (!file || !eligible(file)) continue;
-      pool.set(path, {
-        path,
-        file,
-        lexical: lexicalEvidence(context.index, file, terms, options.bm25f),
-        names: nameEvidence(file, names),
-        origin: "neighbour",
-        via: seed.path,
-      });
-      added++;
+      if (join(path, "neighbour", seed.path)) added++;
+    }
+  }
+  if (history) {
+    // the files whose past commits speak the task's words, whether or not their code does
+    const byHistory = [...scored, ...remembered].filter((f) => f.historyMatch > 0).sort((a, b) => b.historyMatch - a.historyMatch || byCodeUnit(a.path, b.path));
+    for (const entry of byHistory.slice(0, POOL_HISTORY)) if (!pool.has(entry.path)) pool.set(entry.path, { ...entry, origin: "history" });
+    // the files of the past commits most like the task
+    const bySimilar = [...(options.similar ?? new Map<string, { sum: number; max: number }>()).entries()].sort((a, b) => b[1].sum - a[1].sum || byCodeUnit(a[0], b[0]));
+    for (const [path] of bySimilar.slice(0, POOL_SIMILAR)) join(path, "history", "a past commit like the task");
+    // and the files the best lexical ones change with
+    for (const seed of seeds) {
+      const partners = [...(history.cochange.get(seed.path) ?? new Map<string, number>()).entries()].sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]));
+      let added = 0;
+      for (const [path] of partners) {
+        if (added >= POOL_COCHANGE_PER_SEED) break;
+        if (join(path, "history", seed.path)) added++;
+      }
     }
   }
   return [...pool.values()];
@@ -95,5 +131,6 @@ export function collectPool(context: RetrievalContext, terms: readonly PreparedT
 export function poolEntry(context: RetrievalContext, path: string, terms: readonly PreparedTerm[], names: TaskNames, options: PoolOptions, via: string): PoolFile | undefined {
   const file = context.index.byPath.get(path);
   if (!file || !options.isAllowed(path) || (options.excludeTests && file.isTest)) return undefined;
-  return { path, file, lexical: lexicalEvidence(context.index, file, terms, options.bm25f), names: nameEvidence(file, names), origin: "expansion", via };
+  const past = options.historyQuery?.scores.get(path) ?? 0;
+  return { path, file, lexical: lexicalEvidence(context.index, file, terms, options.bm25f), names: nameEvidence(file, names), historyMatch: past, origin: "expansion", via };
 }

@@ -12,6 +12,14 @@ import { prepareTerms, type PreparedTerm } from "./lexical-features.js";
 import { poolGraphOf, type PoolGraph } from "./relation-features.js";
 import { searchTask, type SearchedTask, type TaskQueryOptions } from "./task-query.js";
 import { taskNamesOf, type TaskNames } from "./task-names.js";
+import { historyQueryOf, similarCommits } from "./history-features.js";
+
+/** The history's side of the query: the task against commit vocabularies, and the past commits most like it. */
+function historyQuery(context: RetrievalContext, searched: SearchedTask, terms: readonly PreparedTerm[]): Pick<PoolOptions, "historyQuery" | "similar"> {
+  if (!context.history) return {};
+  const query = historyQueryOf(context.history, searched.taskQuery, terms);
+  return { historyQuery: query, similar: similarCommits(context.history, query.terms).byFile };
+}
 
 export interface ExtractOptions extends TaskQueryOptions {
   isAllowed?: (path: string) => boolean;
@@ -47,11 +55,16 @@ export function extractTaskFeatures(context: RetrievalContext, task: string, opt
   const terms = prepareTerms(context.index, searched.query);
   const names = taskNamesOf(searched.taskQuery);
   const excludeTests = !speaksOfTests(searched);
-  const poolOptions = { isAllowed: options.isAllowed ?? (() => true), excludeTests, bm25f: options.bm25f ?? DEFAULT_BM25F };
+  const poolOptions = {
+    isAllowed: options.isAllowed ?? (() => true),
+    excludeTests,
+    bm25f: options.bm25f ?? DEFAULT_BM25F,
+    ...historyQuery(context, searched, terms),
+  };
   const pool = collectPool(context, terms, names, poolOptions);
   let matching = 0;
   for (const file of context.index.files) if (terms.some((t) => file.allTerms.has(t.term))) matching++;
-  const rows = baseFeatures({ context, taskQuery: searched.taskQuery, pool, matching });
+  const rows = baseFeatures({ context, taskQuery: searched.taskQuery, pool, matching, ...(poolOptions.similar ? { similar: poolOptions.similar } : {}) });
   const graph = poolGraphOf(context, pool.map((f) => f.path));
   return { searched, terms, names, pool, rows, graph, excludeTests, matching, poolOptions };
 }
@@ -75,6 +88,6 @@ export function extendPool(context: RetrievalContext, features: TaskFeatures, ad
   }
   if (added.length === 0) return features;
   const pool = [...features.pool, ...added];
-  const rows = baseFeatures({ context, taskQuery: features.searched.taskQuery, pool, matching: features.matching });
+  const rows = baseFeatures({ context, taskQuery: features.searched.taskQuery, pool, matching: features.matching, ...(features.poolOptions.similar ? { similar: features.poolOptions.similar } : {}) });
   return { ...features, pool, rows, graph: poolGraphOf(context, pool.map((f) => f.path)) };
 }

@@ -12,7 +12,7 @@ import type { RetrievalContext } from "../retrieval-context.js";
 
 export const RELATION_FEATURES = [
   "prevRelevance", "prevRank", "usedByLikely", "usesLikely", "fillsGapOf", "mostUsedBy", "twoHopLikely", "besideLikely", "neighbourMass",
-  "bestRelevance", "secondRelevance", "likelyFiles",
+  "bestRelevance", "secondRelevance", "likelyFiles", "cochangeLikely", "cochangeMass", "cochangeRankOfBest",
 ] as const;
 
 /** The pool's graph: for each file (an index into the pool), the pool files it is tied to. */
@@ -27,6 +27,8 @@ export interface PoolGraph {
   twoHop: number[][];
   /** folder[i]: an id of i's folder. */
   folder: number[];
+  /** cochange[i]: [j, share] for each pool file j that i changes with (share of i's heaviest partner; empty without history). */
+  cochange: Array<Array<[number, number]>>;
 }
 
 /** A file with more links than this is a hub (a barrel, a types module): two hops through it say nothing. */
@@ -47,6 +49,7 @@ export function poolGraphOf(context: RetrievalContext, paths: readonly string[])
   const uses: Array<Array<[number, number]>> = [];
   const twoHop: number[][] = [];
   const folder: number[] = [];
+  const cochange: Array<Array<[number, number]>> = [];
   const degree = (p: string) => (context.links.out.get(p)?.size ?? 0) + (context.links.in.get(p)?.size ?? 0);
   for (const path of paths) {
     const o: number[] = [];
@@ -80,8 +83,19 @@ export function poolGraphOf(context: RetrievalContext, paths: readonly string[])
     uses.push([...counts.entries()].sort((a, b) => a[0] - b[0]));
     twoHop.push([...hops].sort((a, b) => a - b).slice(0, MAX_TWO_HOP));
     folder.push(folders.get(f)!);
+    const partners: Array<[number, number]> = [];
+    const row = context.history?.cochange.get(path);
+    if (row) {
+      let max = 0;
+      for (const w of row.values()) max = Math.max(max, w);
+      for (const [partner, w] of row) {
+        const j = indexOf.get(partner);
+        if (j !== undefined && partner !== path && max > 0) partners.push([j, Math.round((w / max) * 1e4) / 1e4]);
+      }
+    }
+    cochange.push(partners.sort((a, b) => a[0] - b[0]));
   }
-  return { out, in: inbound, uses, twoHop, folder };
+  return { out, in: inbound, uses, twoHop, folder, cochange };
 }
 
 /** Relevance from which a file counts as likely (the medium band). */
@@ -109,6 +123,12 @@ export function relationFeatures(graph: PoolGraph, previous: readonly number[]):
   graph.uses.forEach((list, h) => {
     for (const [j, count] of list) usedBy[j]!.push([h, count]);
   });
+  const changedWith: Array<Array<[number, number]>> = Array.from({ length: n }, () => []);
+  (graph.cochange ?? []).forEach((list, h) => {
+    for (const [j, share] of list) changedWith[j]!.push([h, share]);
+  });
+  const bestFile = order[0]?.[1];
+  const bestPartners = bestFile === undefined ? [] : [...(graph.cochange?.[bestFile] ?? [])].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([j]) => j);
   const bestInFolder = new Map<number, Array<[number, number]>>();
   for (let i = 0; i < n; i++) {
     const list = bestInFolder.get(graph.folder[i]!) ?? [];
@@ -134,9 +154,19 @@ export function relationFeatures(graph: PoolGraph, previous: readonly number[]):
     const beside = (mates[0]?.[1] === i ? mates[1]?.[0] : mates[0]?.[0]) ?? 0;
     let mass = 0;
     for (const h of new Set([...graph.in[i]!, ...graph.out[i]!])) mass += previous[h]!;
+    // i changes with h: h's row holds i (the share of h's heaviest partner)
+    let cochangeLikely = 0;
+    let cochangeMass = 0;
+    for (const [h, share] of changedWith[i]!) {
+      cochangeLikely = Math.max(cochangeLikely, previous[h]! * share);
+      cochangeMass += previous[h]! * share;
+    }
+    // where i stands among the partners of the previous cycle's best file: 1 for its heaviest, ½ the next, …
+    const place = bestPartners.indexOf(i);
+    const cochangeRankOfBest = place < 0 ? 0 : 1 / (1 + place);
     rows.push([
       previous[i]!, Math.log2(2 + rank[i]!), usedByLikely, usesLikely, fills, most, twoHop, beside, Math.min(3, mass),
-      best, second, likely,
+      best, second, likely, cochangeLikely, Math.min(3, cochangeMass), cochangeRankOfBest,
     ]);
   }
   return rows;

@@ -1,0 +1,197 @@
+/**
+ * What the history says of each file that exists now: the files it changed
+ * with (co-change), the words of the commits that changed it (its commit
+ * vocabulary), how often and how lately it changed. Paths are followed
+ * through renames, newest commit first, so a file renamed last year keeps
+ * the history of its old name. A commit counts less the older it is
+ * (relative to HEAD, so the same history gives the same answer on any day)
+ * and the more files it changed: a 40-file refactor says little about any
+ * pair.
+ */
+import type { HistoryIndex } from "./history-index.js";
+
+/** A commit's weight halves every this many days before HEAD. */
+export const HALF_LIFE_DAYS = 365;
+/** Commits changing more files than this add no co-change pairs (a refactor, a rename sweep). */
+export const MAX_COCHANGE_FILES = 40;
+/** Co-change partners kept per file, heaviest first. */
+export const MAX_PARTNERS = 30;
+
+export interface FileHistory {
+  /** Files of the codebase the history mentions. */
+  files: Set<string>;
+  /**
+   * The commit vocabulary, kept as an inverted index: term → the commits
+   * whose message holds it (newest first). A file's weight for a term is the
+   * sum of the weights of those commits that changed it ({@link vocabularyOf}).
+   */
+  termCommits: Map<string, number[]>;
+  /** Per commit: its weight in a vocabulary (recency / √files changed; 0 when it changed none of the codebase's files). */
+  commitWeight: number[];
+  /** path → sum of its terms' weights (the field length). */
+  vocabularyLength: Map<string, number>;
+  /** Mean vocabulary length over the files with one. */
+  averageLength: number;
+  /** path → partner → co-change weight (symmetric), the heaviest MAX_PARTNERS. */
+  cochange: Map<string, Map<string, number>>;
+  /** path → commits that changed it. */
+  changes: Map<string, number>;
+  /** path → days between its last change and HEAD. */
+  daysSinceChange: Map<string, number>;
+  /** Commits in the history. */
+  commits: number;
+  /** Per commit (newest first): the files of the codebase it changed, its terms, its recency weight (1 at HEAD). */
+  commitFiles: string[][];
+  commitTerms: string[][];
+  commitRecency: number[];
+  /** term → commits whose message holds it. */
+  commitFrequency: Map<string, number>;
+  /** The history is a shallow clone's, or its read stopped at the time limit. */
+  shallow: boolean;
+  truncated: boolean;
+}
+
+/** Each commit's files as they are called now, newest commit first (renames followed back in time). */
+export function currentPaths(history: HistoryIndex): string[][] {
+  const alias = new Map<string, string>();
+  const out: string[][] = [];
+  for (const commit of history.commits) {
+    const files = new Set<string>();
+    for (const path of commit.paths) files.add(alias.get(path) ?? path);
+    for (const [from, to] of commit.renames) alias.set(from, alias.get(to) ?? to);
+    out.push([...files]);
+  }
+  return out;
+}
+
+/**
+ * @param exists which paths are files of the codebase now
+ *
+ * @example
+ * const evidence = fileHistory(history, (p) => codeGraph.files.has(p));
+ * evidence.cochange.get("src/router.ts"); // Map { "src/history.ts" => 2.4, … }
+ */
+export function fileHistory(history: HistoryIndex, exists: (path: string) => boolean): FileHistory {
+  const headTime = history.commits[0]?.time ?? 0;
+  const vocabularyLength = new Map<string, number>();
+  const termCommits = new Map<string, number[]>();
+  const commitWeight: number[] = [];
+  const pairs = new Map<string, Map<string, number>>();
+  const changes = new Map<string, number>();
+  const daysSinceChange = new Map<string, number>();
+  const paths = currentPaths(history);
+  const commitFiles: string[][] = [];
+  const commitTerms: string[][] = [];
+  const commitRecency: number[] = [];
+  const commitFrequency = new Map<string, number>();
+  history.commits.forEach((commit, i) => {
+    const files = paths[i]!.filter(exists);
+    const days = Math.max(0, (headTime - commit.time) / 86400);
+    const recency = 0.5 ** (days / HALF_LIFE_DAYS);
+    commitFiles.push(files);
+    commitTerms.push(commit.terms);
+    commitRecency.push(recency);
+    for (const term of commit.terms) commitFrequency.set(term, (commitFrequency.get(term) ?? 0) + 1);
+    const weight = files.length > 0 ? recency / Math.sqrt(files.length) : 0;
+    commitWeight.push(weight);
+    if (files.length === 0) return;
+    for (const term of commit.terms) {
+      let list = termCommits.get(term);
+      if (!list) termCommits.set(term, (list = []));
+      list.push(i);
+    }
+    for (const file of files) {
+      changes.set(file, (changes.get(file) ?? 0) + 1);
+      if (!daysSinceChange.has(file)) daysSinceChange.set(file, days);
+      vocabularyLength.set(file, (vocabularyLength.get(file) ?? 0) + weight * commit.terms.length);
+    }
+    if (files.length < 2 || files.length > MAX_COCHANGE_FILES) return;
+    const share = recency / (files.length - 1);
+    for (const a of files) {
+      let row = pairs.get(a);
+      if (!row) pairs.set(a, (row = new Map()));
+      for (const b of files) if (b !== a) row.set(b, (row.get(b) ?? 0) + share);
+    }
+  });
+  const cochange = new Map<string, Map<string, number>>();
+  for (const [file, row] of pairs) {
+    const kept = [...row.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, MAX_PARTNERS);
+    cochange.set(file, new Map(kept));
+  }
+  let total = 0;
+  for (const length of vocabularyLength.values()) total += length;
+  return {
+    files: new Set(changes.keys()),
+    termCommits,
+    commitWeight,
+    vocabularyLength,
+    averageLength: vocabularyLength.size > 0 ? total / vocabularyLength.size : 1,
+    cochange,
+    changes,
+    daysSinceChange,
+    commits: history.commits.length,
+    commitFiles,
+    commitTerms,
+    commitRecency,
+    commitFrequency,
+    shallow: history.shallow,
+    truncated: history.truncated,
+  };
+}
+
+/**
+ * The commit vocabulary of the files for the given terms only: term → path
+ * → weight (the sum of the weights of the commits holding the term that
+ * changed the file), and each term's document frequency (files whose
+ * vocabulary holds it). What a query needs, without building every file's
+ * whole vocabulary.
+ *
+ * @example
+ * vocabularyOf(evidence, ["hydration"]).weights.get("hydration")?.get("src/router.ts"); // 1.9
+ */
+export function vocabularyOf(evidence: FileHistory, terms: readonly string[]): { weights: Map<string, Map<string, number>>; documentFrequency: Map<string, number> } {
+  const weights = new Map<string, Map<string, number>>();
+  const documentFrequency = new Map<string, number>();
+  for (const term of new Set(terms)) {
+    const commits = evidence.termCommits.get(term);
+    if (!commits) continue;
+    const byFile = new Map<string, number>();
+    for (const c of commits) {
+      const weight = evidence.commitWeight[c]!;
+      for (const file of evidence.commitFiles[c]!) byFile.set(file, (byFile.get(file) ?? 0) + weight);
+    }
+    weights.set(term, byFile);
+    documentFrequency.set(term, byFile.size);
+  }
+  return { weights, documentFrequency };
+}
+
+/** A co-change edge: two files that changed together, and how much (the sum of their commits' discounted weights). */
+export interface CochangeEdge {
+  source: string;
+  target: string;
+  weight: number;
+}
+
+/** Pairs lighter than this (less than about half of one recent two-file commit) are no edge. */
+export const MIN_COCHANGE_WEIGHT = 0.5;
+
+/**
+ * The co-change edges among the codebase's files, each pair once
+ * (source < target), heaviest first per file as kept by {@link fileHistory}.
+ *
+ * @example
+ * cochangeEdges(fileHistory(history, exists)); // [{ source: "src/a.ts", target: "src/b.ts", weight: 2.1 }, …]
+ */
+export function cochangeEdges(evidence: FileHistory, minWeight = MIN_COCHANGE_WEIGHT): CochangeEdge[] {
+  const edges = new Map<string, CochangeEdge>();
+  for (const [a, row] of evidence.cochange) {
+    for (const [b, weight] of row) {
+      if (weight < minWeight || a === b) continue;
+      const [source, target] = a < b ? [a, b] : [b, a];
+      const key = `${source}\u0000${target}`;
+      if (!edges.has(key)) edges.set(key, { source, target, weight: Math.round(weight * 1000) / 1000 });
+    }
+  }
+  return [...edges.values()].sort((x, y) => (x.source < y.source ? -1 : x.source > y.source ? 1 : x.target < y.target ? -1 : x.target > y.target ? 1 : 0));
+}

@@ -1,0 +1,121 @@
+/**
+ * The history index: the last commits of the root's first-parent history,
+ * each with its time, the terms of its message and the files it changed,
+ * kept in the store folder (`history.json`) and brought up to date
+ * incrementally. A HEAD that moved forward adds only the new commits; a
+ * history that was rewritten (the old HEAD is no ancestor) is read afresh;
+ * a shallow clone reads what it has and says so.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { claimStoreFolder } from "../store/store-folder.js";
+import { STORE_FORMAT } from "../store/store-header.js";
+import { writeFileAtomic } from "../store/write-atomic.js";
+import { gitFolderOf, isAncestorOfHead, isShallow, readGitLog, readHead, type GitCommit } from "./git-history.js";
+import { messageTerms } from "./message-terms.js";
+
+export const HISTORY_FILE = "history.json";
+/** Bumped when what a stored commit holds changes: the file is then read afresh. */
+const HISTORY_VERSION = 1;
+
+/** One commit of the index. */
+export interface IndexedCommit {
+  hash: string;
+  /** Seconds since the epoch. */
+  time: number;
+  /** The terms of its message, each once (util/terms.ts terms, Chinese by the glossary and as character pairs). */
+  terms: string[];
+  /** Changed paths as they were in this commit; renames as [old, new]. */
+  paths: string[];
+  renames: Array<[string, string]>;
+}
+
+export interface HistoryIndex {
+  head: string;
+  /** Newest first. */
+  commits: IndexedCommit[];
+  /** A shallow clone: the history ends where the clone does. */
+  shallow: boolean;
+  /** The last read stopped at its time limit: older commits are missing. */
+  truncated: boolean;
+}
+
+/** What one refresh did. */
+export interface HistoryRead {
+  /** Commits read from git this time (0 when HEAD had not moved). */
+  read: number;
+  /** "fresh" (read from scratch), "added" (commits new since the indexed HEAD), "kept" (nothing new). */
+  how: "fresh" | "added" | "kept";
+  /** Wall time of the refresh, ms. */
+  ms: number;
+}
+
+export interface HistoryOptions {
+  /** At most this many commits (default 5000). */
+  maxCommits?: number;
+  /** A read stops after this long, keeping what arrived (default 3000 ms). */
+  timeoutMs?: number;
+  /** The store folder (none: read every time, write nothing). */
+  cacheDir?: string;
+  /** The index of an earlier refresh in this process (a resident process keeps it). */
+  previous?: HistoryIndex;
+}
+
+export const DEFAULT_MAX_COMMITS = 5000;
+export const DEFAULT_HISTORY_TIMEOUT_MS = 3000;
+
+function toIndexed(commit: GitCommit): IndexedCommit {
+  return { hash: commit.hash, time: commit.time, terms: messageTerms(commit.message), paths: commit.paths, renames: commit.renames };
+}
+
+async function loadStored(cacheDir: string): Promise<HistoryIndex | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(join(cacheDir, HISTORY_FILE), "utf8")) as { header?: { format?: string; version?: number }; history?: HistoryIndex };
+    if (parsed.header?.format !== STORE_FORMAT || parsed.header.version !== HISTORY_VERSION || !parsed.history) return undefined;
+    return parsed.history;
+  } catch {
+    return undefined;
+  }
+}
+
+async function saveStored(cacheDir: string, history: HistoryIndex): Promise<void> {
+  await claimStoreFolder(cacheDir, [HISTORY_FILE]);
+  // the header first, so that the folder's guard knows the file for ours (store-folder.ts)
+  await writeFileAtomic(join(cacheDir, HISTORY_FILE), JSON.stringify({ header: { format: STORE_FORMAT, kind: "history", version: HISTORY_VERSION }, history }));
+}
+
+/**
+ * The root's history index, refreshed: undefined when the root has no
+ * history to read (no `.git` folder in it, no git, an empty repository).
+ *
+ * @example
+ * const refreshed = await refreshHistory("/repo", { cacheDir });
+ * refreshed?.history.commits.length; // up to 5000
+ */
+export async function refreshHistory(root: string, options: HistoryOptions = {}): Promise<{ history: HistoryIndex; read: HistoryRead } | undefined> {
+  const started = performance.now();
+  const gitDir = await gitFolderOf(root);
+  if (!gitDir) return undefined;
+  const head = await readHead(gitDir);
+  if (!head) return undefined;
+  const maxCommits = options.maxCommits ?? DEFAULT_MAX_COMMITS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_HISTORY_TIMEOUT_MS;
+  const known = options.previous ?? (options.cacheDir ? await loadStored(options.cacheDir) : undefined);
+  const finish = async (history: HistoryIndex, read: number, how: HistoryRead["how"]) => {
+    if (options.cacheDir && how !== "kept") await saveStored(options.cacheDir, history).catch(() => undefined);
+    return { history, read: { read, how, ms: Math.round(performance.now() - started) } };
+  };
+  if (known && known.head === head) return finish(known, 0, "kept");
+  const shallow = await isShallow(gitDir);
+  if (known && (await isAncestorOfHead(root, known.head, timeoutMs))) {
+    const log = await readGitLog(root, { maxCommits, timeoutMs, after: known.head });
+    if (log && !log.truncated) {
+      const added = log.commits.map(toIndexed);
+      const commits = [...added, ...known.commits].slice(0, maxCommits);
+      return finish({ head, commits, shallow, truncated: known.truncated }, added.length, "added");
+    }
+  }
+  const log = await readGitLog(root, { maxCommits, timeoutMs });
+  if (!log) return undefined;
+  return finish({ head, commits: log.commits.map(toIndexed), shallow, truncated: log.truncated }, log.commits.length, "fresh");
+}

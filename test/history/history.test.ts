@@ -1,0 +1,191 @@
+/**
+ * The history stage on throwaway git repositories built here, commit by
+ * commit, with known co-changes and words.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { currentPaths, fileHistory, vocabularyOf } from "../../src/history/file-history.js";
+import { parseGitLog } from "../../src/history/git-history.js";
+import { HISTORY_FILE, refreshHistory } from "../../src/history/history-index.js";
+import { messageTerms } from "../../src/history/message-terms.js";
+import { cochangeEdges, createRetriever, retrieve } from "../../src/index.js";
+
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8" });
+}
+
+/** A repository; each commit writes the given files (path → text) with the message, a day apart. */
+function makeRepo(commits: Array<{ message: string; files: Record<string, string>; rename?: [string, string] }>): string {
+  const root = mkdtempSync(join(tmpdir(), "gr-history-"));
+  scratch.push(root);
+  git(root, "init", "-q", "-b", "main");
+  commits.forEach((commit, i) => {
+    if (commit.rename) git(root, "mv", commit.rename[0], commit.rename[1]);
+    for (const [path, text] of Object.entries(commit.files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+      git(root, "add", path);
+    }
+    const date = `${1700000000 + i * 86400} +0000`;
+    execFileSync("git", ["commit", "-q", "-m", commit.message], { cwd: root, env: { ...GIT_ENV, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+  });
+  return root;
+}
+
+const exportOf = (name: string) => `export function ${name}(): number {\n  return 1;\n}\n`;
+
+/** router.ts and history.ts change together twice ("hydration" both times); store.ts changes alone. */
+function routerRepo(): string {
+  return makeRepo([
+    { message: "initial", files: { "src/router.ts": exportOf("route"), "src/history.ts": exportOf("push"), "src/store.ts": exportOf("get") } },
+    { message: "fix hydration mismatch in the router", files: { "src/router.ts": exportOf("route2"), "src/history.ts": exportOf("push2") } },
+    { message: "store: keep values", files: { "src/store.ts": exportOf("get2") } },
+    { message: "hydration: restore scroll", files: { "src/router.ts": exportOf("route3"), "src/history.ts": exportOf("push3") } },
+  ]);
+}
+
+describe("reading the history", () => {
+  it("parses git's log: hashes, times, messages, changed paths and renames", () => {
+    const text = "\u0001" + "a".repeat(40) + "\u00021700000000\u0002fix: a\n\nbody\u0003\0\nM\0src/a.ts\0R100\0src/old.ts\0src/new.ts\0";
+    const [commit] = parseGitLog(text, true);
+    expect(commit).toEqual({ hash: "a".repeat(40), time: 1700000000, message: "fix: a\n\nbody", paths: ["src/a.ts", "src/new.ts"], renames: [["src/old.ts", "src/new.ts"]] });
+  });
+
+  it("keeps a message's code-aware terms and Chinese character pairs, not its trailers", () => {
+    expect(messageTerms("fix hydrationMismatch\n\nCo-authored-by: A <a@b.c>")).toEqual(["fix", "hydration", "mismatch"]);
+    expect(messageTerms("修复排序")).toEqual(["zh:修复", "zh:复排", "zh:排序"]);
+  });
+
+  it("weighs co-change and the vocabulary field from the commits", async () => {
+    const root = routerRepo();
+    const refreshed = (await refreshHistory(root))!;
+    expect(refreshed.read).toMatchObject({ read: 4, how: "fresh" });
+    expect(refreshed.history.commits.map((c) => c.terms[0])).toEqual(["hydration", "stor", "fix", "initial"]);
+    const evidence = fileHistory(refreshed.history, () => true);
+    // router and history changed together in three commits, store with them only in the first
+    const router = evidence.cochange.get("src/router.ts")!;
+    expect(router.get("src/history.ts")).toBeGreaterThan(router.get("src/store.ts") ?? 0);
+    expect(evidence.changes.get("src/router.ts")).toBe(3);
+    expect(evidence.daysSinceChange.get("src/router.ts")).toBe(0);
+    expect(evidence.daysSinceChange.get("src/store.ts")).toBe(1);
+    // the words of the commits that changed each file
+    const hydration = vocabularyOf(evidence, ["hydration"]).weights.get("hydration")!;
+    expect(hydration.get("src/router.ts")).toBeGreaterThan(0);
+    expect(hydration.has("src/store.ts")).toBe(false);
+    expect(cochangeEdges(evidence).map((e) => `${e.source}~${e.target}`)).toContain("src/history.ts~src/router.ts");
+  });
+
+  it("follows a rename: the file's history before it counts under its new name", async () => {
+    const root = makeRepo([
+      { message: "add the token check", files: { "src/tokens.ts": exportOf("check"), "src/auth.ts": exportOf("login") } },
+      { message: "expiry of the token", files: { "src/tokens.ts": exportOf("check2"), "src/auth.ts": exportOf("login2") } },
+      { message: "rename the tokens module", files: {}, rename: ["src/tokens.ts", "src/access-tokens.ts"] },
+    ]);
+    const { history } = (await refreshHistory(root))!;
+    expect(currentPaths(history).at(-1)).toEqual(expect.arrayContaining(["src/access-tokens.ts", "src/auth.ts"]));
+    const evidence = fileHistory(history, (p) => p !== "src/tokens.ts");
+    expect(evidence.changes.get("src/access-tokens.ts")).toBe(3);
+    expect(vocabularyOf(evidence, ["expir"]).weights.get("expir")?.get("src/access-tokens.ts")).toBeGreaterThan(0);
+    expect(evidence.cochange.get("src/access-tokens.ts")?.get("src/auth.ts")).toBeGreaterThan(0);
+  });
+
+  it("adds only the new commits when HEAD moved forward, and reads afresh after a rewrite", async () => {
+    const root = routerRepo();
+    const cacheDir = join(root, "..", `${root.split("/").pop()}-cache`);
+    scratch.push(cacheDir);
+    expect((await refreshHistory(root, { cacheDir }))!.read).toMatchObject({ read: 4, how: "fresh" });
+    expect(readFileSync(join(cacheDir, HISTORY_FILE), "utf8").startsWith('{"header":{"format":"graph-retrieve-index"')).toBe(true);
+    expect((await refreshHistory(root, { cacheDir }))!.read).toMatchObject({ read: 0, how: "kept" });
+    writeFileSync(join(root, "src", "store.ts"), exportOf("get3"));
+    git(root, "commit", "-q", "-am", "store: evict old values");
+    const added = (await refreshHistory(root, { cacheDir }))!;
+    expect(added.read).toMatchObject({ read: 1, how: "added" });
+    expect(added.history.commits).toHaveLength(5);
+    // rewrite: the last two commits replaced by another
+    git(root, "reset", "-q", "--hard", "HEAD~2");
+    writeFileSync(join(root, "src", "store.ts"), exportOf("get4"));
+    git(root, "commit", "-q", "-am", "store: a different past");
+    const rewritten = (await refreshHistory(root, { cacheDir }))!;
+    expect(rewritten.read.how).toBe("fresh");
+    expect(rewritten.history.commits.map((c) => c.terms.slice(0, 2).join(" "))).toEqual(["stor different", "stor keep", "fix hydration", "initial"]);
+  });
+
+  it("reads a shallow clone's history as far as it goes, and says so", async () => {
+    const origin = routerRepo();
+    const clone = mkdtempSync(join(tmpdir(), "gr-shallow-"));
+    scratch.push(clone);
+    git(tmpdir(), "clone", "-q", "--depth", "2", `file://${origin}`, clone);
+    const { history } = (await refreshHistory(clone))!;
+    expect(history.shallow).toBe(true);
+    expect(history.commits.length).toBeLessThanOrEqual(2);
+    const result = await retrieve("hydration in the router", { root: clone });
+    expect(result.stats.history).toMatchObject({ shallow: true });
+  });
+
+  it("reads nothing without a git binary (PATH emptied), and fails nothing", async () => {
+    const root = routerRepo();
+    const path = process.env.PATH;
+    process.env.PATH = "";
+    try {
+      expect(await refreshHistory(root)).toBeUndefined();
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
+  it("reads no history through a .git file that points outside the root", async () => {
+    const main = routerRepo();
+    const worktree = join(mkdtempSync(join(tmpdir(), "gr-wt-")), "tree");
+    scratch.push(dirname(worktree));
+    git(main, "worktree", "add", "-q", worktree);
+    expect(readFileSync(join(worktree, ".git"), "utf8")).toMatch(/^gitdir: /);
+    expect(await refreshHistory(worktree)).toBeUndefined();
+    const result = await retrieve("hydration in the router", { root: worktree });
+    expect(result.stats.history).toBeUndefined();
+  });
+});
+
+describe("history in a retrieval", () => {
+  it("says what past changes to a file said, and reads no history with history: false", async () => {
+    const root = routerRepo();
+    const retriever = await createRetriever({ root });
+    expect(retriever.history?.index.commits).toHaveLength(4);
+    const result = await retriever.retrieve("hydration breaks");
+    expect(result.stats.history).toEqual({ commits: 4, shallow: false, truncated: false });
+    const router = result.files.find((f) => f.path === "src/router.ts")!;
+    expect(router.reason).toContain("past changes to this file say: hydration");
+    const without = await retrieve("hydration breaks", { root, history: false });
+    expect(without.stats.history).toBeUndefined();
+    expect(without.files.some((f) => f.reason.includes("past changes"))).toBe(false);
+  });
+
+  it("depends only on commits that are ancestors of the checked-out HEAD", async () => {
+    const root = routerRepo();
+    const before = await retrieve("restore scroll", { root, history: true });
+    // a later commit on another branch, and HEAD back where it was: nothing of it may count
+    git(root, "checkout", "-q", "-b", "later");
+    writeFileSync(join(root, "src", "store.ts"), exportOf("scrollRestore"));
+    git(root, "commit", "-q", "-am", "restore scroll in the store");
+    git(root, "checkout", "-q", "main");
+    const after = await retrieve("restore scroll", { root, history: true });
+    expect(after.files.map((f) => [f.path, f.relevance])).toEqual(before.files.map((f) => [f.path, f.relevance]));
+  });
+
+  it("--no-history on the command line reads none", () => {
+    const root = routerRepo();
+    const cli = join(dirname(new URL(import.meta.url).pathname), "..", "..", "dist", "cli", "main.js");
+    const run = (...args: string[]) => JSON.parse(spawnSync(process.execPath, [cli, "hydration breaks", "--root", root, "--format", "json", "-q", "--no-cache", ...args], { encoding: "utf8" }).stdout) as { stats: { history?: unknown } };
+    expect(run().stats.history).toEqual({ commits: 4, shallow: false, truncated: false });
+    expect(run("--no-history").stats.history).toBeUndefined();
+  });
+});

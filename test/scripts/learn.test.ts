@@ -1,0 +1,102 @@
+/**
+ * The training and validation scripts' own arithmetic, on small inputs:
+ * the boosted trees learn a rule they are shown, isotonic calibration is
+ * monotone and fits the rates it sees, the harness's metrics are computed
+ * as the harness does, and the validation tables say what they read.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error: plain JavaScript scripts
+import { createRandom, fitIsotonic, predictMargins, trainGbdt } from "../../scripts/learn/gbdt.mjs";
+// @ts-expect-error: plain JavaScript scripts
+import { reliability, scoreRanking } from "../../scripts/learn/metrics.mjs";
+// @ts-expect-error: plain JavaScript scripts
+import { deltaRows, reliabilityRows, validationRows, writeSample } from "../../scripts/bench-validation.mjs";
+
+const scratch = mkdtempSync(join(tmpdir(), "gr-learn-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("the boosted trees", () => {
+  it("learn a rule of two features, the same model from the same seed", () => {
+    const random = createRandom(3) as () => number;
+    const n = 4000;
+    const F = 3;
+    const X = new Float32Array(n * F);
+    const y = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      for (let f = 0; f < F; f++) X[i * F + f] = random();
+      y[i] = X[i * F]! + 0.5 * X[i * F + 1]! > 0.9 ? 1 : 0;
+    }
+    const w = new Float64Array(n).fill(1);
+    const model = trainGbdt(X, y, w, n, F, { trees: 60, depth: 3, minChildRows: 5, featureSample: 1 });
+    const margins = predictMargins(model, X, n, F) as Float64Array;
+    let right = 0;
+    for (let i = 0; i < n; i++) if (margins[i]! > 0 === (y[i] === 1)) right++;
+    expect(right / n).toBeGreaterThan(0.95);
+    // the third feature is noise: no tree splits on it at the root
+    expect(model.trees.every((t: { feature: number[] }) => t.feature[0] !== 2)).toBe(true);
+    expect(trainGbdt(X, y, w, n, F, { trees: 60, depth: 3, minChildRows: 5, featureSample: 1 })).toEqual(model);
+  });
+});
+
+describe("isotonic calibration", () => {
+  it("rises with the score and fits the rate of each block", () => {
+    const scores = [0, 1, 2, 3, 4, 5, 6, 7];
+    const labels = [0, 0, 1, 0, 0, 1, 1, 1];
+    const knots = fitIsotonic(scores, labels, scores.map(() => 1)) as Array<[number, number]>;
+    for (let i = 1; i < knots.length; i++) expect(knots[i]![1]).toBeGreaterThanOrEqual(knots[i - 1]![1]);
+    expect(knots[0]![1]).toBe(0);
+    expect(knots.at(-1)![1]).toBe(1);
+    // 1, 0, 0 pooled into one block of rate 1/3
+    expect(knots.some(([, p]) => Math.abs(p - 1 / 3) < 1e-9)).toBe(true);
+  });
+});
+
+describe("the metrics", () => {
+  it("are the harness's: every gold in the first k, the first gold's rank, the context from 0.7", () => {
+    const ranked = [
+      { path: "a", relevance: 0.9 },
+      { path: "b", relevance: 0.75 },
+      { path: "c", relevance: 0.2 },
+    ];
+    const m = scoreRanking(ranked, ["b", "c"]);
+    expect(m).toMatchObject({ acc1: 0, acc5: 1, r1: 0, r5: 1, mrr: 0.5, cP: 0.5, cR: 0.5, ctxFiles: 2 });
+    expect(scoreRanking([{ path: "a", relevance: 0.1 }], ["a"])).toMatchObject({ acc1: 1, cP: 0, cR: 0 });
+    const { bins, ece } = reliability([[0.85, true], [0.85, false], [0.05, false]]);
+    expect(bins[8]).toMatchObject({ n: 2, rate: 0.5 });
+    expect(ece).toBeCloseTo((2 / 3) * 0.35 + (1 / 3) * 0.05);
+  });
+});
+
+describe("the validation tables", () => {
+  it("sample the same tasks each time, and print the rows and differences the acceptance reads", () => {
+    const dir = join(scratch, "train");
+    const tasks = Array.from({ length: 6 }, (_, i) => ({ id: `t${i}`, corpus: i < 3 ? "x" : "y", task: "t", gold: ["a"], lang: i === 0 ? "zh" : "en" }));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "tasks.jsonl"), tasks.map((t) => JSON.stringify(t)).join("\n") + "\n");
+    const a = writeSample(dir, 2, join(scratch, "a.jsonl")) as Array<{ id: string }>;
+    const b = writeSample(dir, 2, join(scratch, "b.jsonl")) as Array<{ id: string }>;
+    expect(a.map((t) => t.id)).toEqual(b.map((t) => t.id));
+    expect(a).toHaveLength(4);
+    expect(readFileSync(join(scratch, "a.jsonl"), "utf8").trim().split("\n")).toHaveLength(4);
+
+    const record = (id: string, corpus: string, acc5: number, ranked: Array<[string, number]>, lang = "en", goldCount = 1) => ({
+      id, corpus, lang, goldCount, gold: ["a"], ranked, metrics: { acc1: acc5, acc5, acc10: acc5, mrr: acc5, cP: 0, cR: 0, cF1: 0, ctxShare: 0, ctxFiles: 0 },
+    });
+    const byRetriever = new Map([
+      ["graph", [record("1", "x", 1, [["a", 0.95]]), record("2", "y", 1, [["a", 0.85], ["b", 0.85]], "zh", 2)]],
+      ["reference bm25", [record("1", "x", 0, [["b", 1]]), record("2", "y", 1, [["a", 1]], "zh", 2)]],
+    ]);
+    const rows = validationRows(byRetriever, new Map([["x", 0], ["y", 1]])) as string[][];
+    expect(rows[0]).toContain("acc@5");
+    expect(rows.find((r) => r[0] === "Chinese")).toBeDefined();
+    expect(rows.find((r) => r[0] === "fold 1")).toBeDefined();
+    const delta = deltaRows(byRetriever) as string[][];
+    expect(delta.find((r) => r[0] === "ALL")).toEqual(["ALL", "graph − reference bm25", "+0.500", "+0.500", "+0.500"]);
+    const { ece } = reliabilityRows(byRetriever.get("graph")) as { ece: number };
+    // files at 0.95 (gold), 0.85 (gold), 0.85 (not): |0.95 − 1| and |0.85 − 0.5| weighted
+    expect(ece).toBeCloseTo((1 / 3) * 0.05 + (2 / 3) * 0.35);
+  });
+});
