@@ -18,8 +18,6 @@ export const MAX_COCHANGE_FILES = 40;
 export const MAX_PARTNERS = 30;
 
 export interface FileHistory {
-  /** Files of the codebase the history mentions. */
-  files: Set<string>;
   /**
    * The commit vocabulary, kept as an inverted index: term → the commits
    * whose message holds it (newest first). A file's weight for a term is the
@@ -40,9 +38,8 @@ export interface FileHistory {
   daysSinceChange: Map<string, number>;
   /** Commits in the history. */
   commits: number;
-  /** Per commit (newest first): the files of the codebase it changed, its terms, its recency weight (1 at HEAD). */
+  /** Per commit (newest first): the files of the codebase it changed, its recency weight (1 at HEAD). */
   commitFiles: string[][];
-  commitTerms: string[][];
   commitRecency: number[];
   /** term → commits whose message holds it. */
   commitFrequency: Map<string, number>;
@@ -81,7 +78,6 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
   const daysSinceChange = new Map<string, number>();
   const paths = currentPaths(history);
   const commitFiles: string[][] = [];
-  const commitTerms: string[][] = [];
   const commitRecency: number[] = [];
   const commitFrequency = new Map<string, number>();
   history.commits.forEach((commit, i) => {
@@ -89,7 +85,6 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
     const days = Math.max(0, (headTime - commit.time) / 86400);
     const recency = 0.5 ** (days / HALF_LIFE_DAYS);
     commitFiles.push(files);
-    commitTerms.push(commit.terms);
     commitRecency.push(recency);
     for (const term of commit.terms) commitFrequency.set(term, (commitFrequency.get(term) ?? 0) + 1);
     const weight = files.length > 0 ? recency / Math.sqrt(files.length) : 0;
@@ -121,7 +116,6 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
   let total = 0;
   for (const length of vocabularyLength.values()) total += length;
   return {
-    files: new Set(changes.keys()),
     termCommits,
     commitWeight,
     vocabularyLength,
@@ -131,7 +125,6 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
     daysSinceChange,
     commits: history.commits.length,
     commitFiles,
-    commitTerms,
     commitRecency,
     commitFrequency,
     shallow: history.shallow,

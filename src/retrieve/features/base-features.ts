@@ -34,6 +34,12 @@ import { loadStopwords } from "../query-data.js";
 import type { PoolFile } from "./candidate-pool.js";
 import { cochangeShare } from "./history-features.js";
 
+/** The history features' names: zeroed, they are the model without history (see scripts/learn/train.mjs). */
+export const HISTORY_FEATURES = [
+  "historyMatch", "historyMatchRel", "historyMatchRank", "historyChanges", "historyAge", "cochangeSeed", "cochangeHistorySeed", "historyCommits", "fromHistory",
+  "similarCommits", "similarCommitsRel", "similarCommitBest",
+] as const;
+
 export const BASE_FEATURES = [
   // lexical
   "bm25f", "bm25fRel", "bm25fRank", "plain", "plainRel", "plainRank",
@@ -49,15 +55,8 @@ export const BASE_FEATURES = [
   // task
   "taskTerms", "taskConcepts", "taskZh", "taskIdentifiers", "taskScope", "taskPaths", "logFiles", "bestBm25f", "secondRel", "logMatching", "jsShare",
   // history
-  "historyMatch", "historyMatchRel", "historyMatchRank", "historyChanges", "historyAge", "cochangeSeed", "cochangeHistorySeed", "historyCommits", "fromHistory",
-  "similarCommits", "similarCommitsRel", "similarCommitBest",
+  ...HISTORY_FEATURES,
 ] as const;
-
-/** The history features' names: zeroed, they are the model without history (see scripts/learn/train.mjs). */
-export const HISTORY_FEATURES: readonly BaseFeature[] = [
-  "historyMatch", "historyMatchRel", "historyMatchRank", "historyChanges", "historyAge", "cochangeSeed", "cochangeHistorySeed", "historyCommits", "fromHistory",
-  "similarCommits", "similarCommitsRel", "similarCommitBest",
-];
 
 /** A file the history never saw changing is this many days old to the model (past any window). */
 const NEVER_CHANGED_DAYS = 10_000;

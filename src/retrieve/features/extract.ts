@@ -18,7 +18,7 @@ import { historyQueryOf, similarCommits } from "./history-features.js";
 function historyQuery(context: RetrievalContext, searched: SearchedTask, terms: readonly PreparedTerm[]): Pick<PoolOptions, "historyQuery" | "similar"> {
   if (!context.history) return {};
   const query = historyQueryOf(context.history, searched.taskQuery, terms);
-  return { historyQuery: query, similar: similarCommits(context.history, query.terms).byFile };
+  return { historyQuery: query, similar: similarCommits(context.history, query.terms) };
 }
 
 export interface ExtractOptions extends TaskQueryOptions {

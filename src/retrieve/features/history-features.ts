@@ -92,30 +92,27 @@ export const SIMILAR_COMMITS = 20;
  * The past commits most like the task (BM25 of the task's terms over each
  * message, idf over commits, the older the less), and per file the sum and
  * the best of the likeness of those that changed it, a commit's likeness
- * shared among its files by the square root of their number.
+ * shared among its files by the square root of their number. Read through
+ * the history's term → commits index: only the commits holding a task term
+ * are visited.
  *
  * @example
- * const { byFile, best } = similarCommits(history, terms);
- * byFile.get("src/hydrate.ts"); // { sum: 4.2, max: 3.0 }
+ * similarCommits(history, terms).get("src/hydrate.ts"); // { sum: 4.2, max: 3.0 }
  */
-export function similarCommits(history: FileHistory, terms: readonly HistoryTerm[]): { byFile: Map<string, { sum: number; max: number }>; best: number; commits: number[] } {
-  const n = history.commitTerms.length;
-  const idf = new Map(terms.map((t) => {
+export function similarCommits(history: FileHistory, terms: readonly HistoryTerm[]): Map<string, { sum: number; max: number }> {
+  const n = history.commitFiles.length;
+  const raw = new Map<number, number>();
+  for (const t of terms) {
     const df = history.commitFrequency.get(t.term) ?? 0;
-    return [t.term, Math.log(1 + (n - df + 0.5) / (df + 0.5))] as const;
-  }));
-  const scores: Array<[number, number]> = [];
-  for (let c = 0; c < n; c++) {
-    if (history.commitFiles[c]!.length === 0) continue;
-    const held = new Set(history.commitTerms[c]);
-    let score = 0;
-    for (const t of terms) if (held.has(t.term)) score += t.weight * (idf.get(t.term) ?? 0);
-    if (score > 0) scores.push([c, score * (0.5 + 0.5 * history.commitRecency[c]!)]);
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    // termCommits holds only the commits that changed files of the codebase
+    for (const c of history.termCommits.get(t.term) ?? []) raw.set(c, (raw.get(c) ?? 0) + t.weight * idf);
   }
+  const scores: Array<[number, number]> = [];
+  for (const [c, score] of raw) if (score > 0) scores.push([c, score * (0.5 + 0.5 * history.commitRecency[c]!)]);
   scores.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  const top = scores.slice(0, SIMILAR_COMMITS);
   const byFile = new Map<string, { sum: number; max: number }>();
-  for (const [c, score] of top) {
+  for (const [c, score] of scores.slice(0, SIMILAR_COMMITS)) {
     const files = history.commitFiles[c]!;
     const share = score / Math.sqrt(files.length);
     for (const file of files) {
@@ -125,5 +122,5 @@ export function similarCommits(history: FileHistory, terms: readonly HistoryTerm
       byFile.set(file, known);
     }
   }
-  return { byFile, best: top[0]?.[1] ?? 0, commits: top.map(([c]) => c) };
+  return byFile;
 }
