@@ -236,7 +236,7 @@ async function validate(options, harness, cli) {
     tasks = fs.readFileSync(tasksFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
   } else {
     const needsModels = options.retrievers.some((r) => r.startsWith("graph"));
-    const missing = options.folds.filter((k) => !fs.existsSync(path.join(models, `fold-${k}.json`)) || !fs.existsSync(path.join(`${models}-no-history`, `fold-${k}.json`)));
+    const missing = options.folds.filter((k) => !fs.existsSync(path.join(models, `fold-${k}.bin`)) || !fs.existsSync(path.join(`${models}-no-history`, `fold-${k}.bin`)));
     if (!options.mirrors) return say("validation: skipped (give --mirrors DIR or set GR_BENCH_MIRRORS: DIR/<owner>+<name>/repo for each repository of train/fetch-list.txt)");
     if (needsModels && missing.length) return say(`validation: skipped (no model for fold ${missing.join(", ")} in ${models} or ${models}-no-history: run npm run train and npm run train -- --no-history, or set GR_TRAIN_CACHE)`);
     tasks = writeSample(trainDir, options.sample, tasksFile);

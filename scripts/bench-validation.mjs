@@ -1,6 +1,6 @@
 // The leave-fold-out validation of bench:quality: each fold of
 // ../shared/bench/train scored by the harness with the model trained
-// without it (scripts/learn/train.mjs writes <train cache>/models/fold-K.json),
+// without it (scripts/learn/train.mjs writes <train cache>/models/fold-K.bin),
 // beside the project's bm25 strategy and the reference BM25
 // (../shared/bench/baselines/bm25.mjs) on the same tasks. A sample of each
 // repository's tasks (--sample N, the N with the smallest sha256 of their
@@ -37,8 +37,8 @@ function retrieverArgs(retriever, { cli, models, fold, referenceBm25 }) {
   if (retriever === "reference") return [process.execPath, referenceBm25, "{root}", "{taskfile}"];
   const args = [process.execPath, cli, "{task}", "--root", "{root}", "--format", "json", "-q"];
   if (retriever === "bm25") return [...args, "--strategy", "bm25"];
-  if (retriever === "graph") return [...args, "--model", path.join(models, `fold-${fold}.json`)];
-  return [...args, "--no-history", "--model", path.join(`${models}-no-history`, `fold-${fold}.json`)];
+  if (retriever === "graph") return [...args, "--model", path.join(models, `fold-${fold}.bin`)];
+  return [...args, "--no-history", "--model", path.join(`${models}-no-history`, `fold-${fold}.bin`)];
 }
 
 /**

@@ -14,8 +14,9 @@
 //
 // Prints each validation fold's figures (scored by the model that never
 // saw it) and writes:
-//   --out FILE (default data/ranker.json)   the model trained on all folds
-//   <data>/models/fold-K.json              each fold's validation model
+//   --out FILE (default data/ranker.bin)    the model trained on all folds
+//   <data>/models/fold-K.bin               each fold's validation model
+// (models in the layout of src/retrieve/model/ranker-file.ts)
 //   <data>/models/validation.json          the per-task validation rankings
 // With --no-history, the same without the history's features and rows (the
 // model --no-history is compared with), into models-no-history/; no
@@ -46,7 +47,7 @@ function fail(message) {
 function parseArgs(argv) {
   const o = {
     data: process.env.GR_TRAIN_CACHE ?? path.join(os.tmpdir(), "gr-train-cache"),
-    out: path.join(PROJECT_ROOT, "data", "ranker.json"),
+    out: path.join(PROJECT_ROOT, "data", "ranker.bin"),
     trees: 300,
     depth: 6,
     rate: 0.05,
@@ -157,6 +158,7 @@ async function main() {
   const say = o.quiet ? () => {} : (line) => process.stdout.write(line + "\n");
   const { BASE_FEATURES, HISTORY_FEATURES } = await import(path.join(DIST, "retrieve", "features", "base-features.js"));
   const { RELATION_FEATURES, relationFeatures } = await import(path.join(DIST, "retrieve", "features", "relation-features.js"));
+  modelFile = await import(path.join(DIST, "retrieve", "model", "ranker-file.js"));
   const loaded = loadDataset(o.data, [...BASE_FEATURES]);
   const data = o.history ? loaded : withoutHistory(loaded, HISTORY_FEATURES.map((f) => BASE_FEATURES.indexOf(f)));
   const models = o.models ?? path.join(o.data, o.history ? "models" : "models-no-history");
@@ -250,7 +252,7 @@ async function main() {
     }
     if (o.write) {
       fs.mkdirSync(models, { recursive: true });
-      writeModel(path.join(models, `fold-${k}.json`), { BASE_FEATURES, RELATION_FEATURES, stage1: first.models.get(k), cal1, stage2: second.models.get(k), cal2, note: `validation model for fold ${k}: trained on folds ${folds.filter((j) => j !== k).join(", ")}` });
+      writeModel(path.join(models, `fold-${k}.bin`), { BASE_FEATURES, RELATION_FEATURES, stage1: first.models.get(k), cal1, stage2: second.models.get(k), cal2, note: `validation model for fold ${k}: trained on folds ${folds.filter((j) => j !== k).join(", ")}` });
     }
   }
 
@@ -296,25 +298,23 @@ async function main() {
 const round = (v) => (Number.isFinite(v) ? Number(v.toPrecision(6)) : 0);
 
 function compactTrees(model) {
-  return {
-    base: round(model.base),
-    trees: model.trees.map((t) => ({ feature: t.feature, threshold: t.threshold.map(round), left: t.left, right: t.right, value: t.value.map(round) })),
-  };
+  return model.trees.map((t) => ({ feature: t.feature, threshold: t.threshold.map(round), left: t.left, right: t.right, value: t.value.map(round) }));
 }
 
+/** The trained model's loader, from the build (set by main). */
+let modelFile;
+
 function writeModel(file, { BASE_FEATURES, RELATION_FEATURES, stage1, cal1, stage2, cal2, note }) {
+  const stage = (trained, cal) => modelFile.packStage(round(trained.base), compactTrees(trained), cal.map(([x, p]) => [round(x), round(p)]));
   const model = {
     kind: "graph-retrieve ranker",
-    version: 1,
+    version: 2,
     note,
     features: [...BASE_FEATURES],
     relationFeatures: [...RELATION_FEATURES],
-    stages: [
-      { ...compactTrees(stage1), calibration: cal1.map(([x, p]) => [round(x), round(p)]) },
-      { ...compactTrees(stage2), calibration: cal2.map(([x, p]) => [round(x), round(p)]) },
-    ],
+    stages: [stage(stage1, cal1), stage(stage2, cal2)],
   };
-  fs.writeFileSync(file, JSON.stringify(model) + "\n");
+  fs.writeFileSync(file, modelFile.encodeRanker(model));
 }
 
 main().catch((error) => fail(error?.stack ?? String(error)));

@@ -23,7 +23,7 @@ Retrieve options:
   --exclude GLOB        leave files out (repeatable)
   --keywords A,B        extra keywords for the first query (repeatable)
   --strategy NAME       graph (default: the learned ranker), bm25 or pagerank
-  --model FILE          a ranker model trained by npm run train (default: the shipped data/ranker.json)
+  --model FILE          a ranker model trained by npm run train (default: the shipped data/ranker.bin)
   --no-history          read no git history (by default the last 5000 commits of a root whose .git is in it)
   --history-commits N   read the last N commits of the history (default 5000)
   --dot FILE            also write the retrieved subgraph as Graphviz DOT to FILE

@@ -1,6 +1,6 @@
 /**
  * The retriever's numbers, in one place, each with where it came from.
- * The ranking itself is learned (data/ranker.json, trained by `npm run
+ * The ranking itself is learned (data/ranker.bin, trained by `npm run
  * train`); what is here shapes what the model sees and what the loop does
  * with its answers.
  */

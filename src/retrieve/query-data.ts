@@ -60,7 +60,7 @@ export const GLOSSARY_FILE = join(DATA_DIR, "glossary-zh.json");
 export const THESAURUS_FILE = join(DATA_DIR, "thesaurus.json");
 export const STOPWORDS_FILE = join(DATA_DIR, "stopwords.json");
 /** The learned ranker (trained by `npm run train`, read by retrieve/model/ranker.ts). */
-export const RANKER_FILE = join(DATA_DIR, "ranker.json");
+export const RANKER_FILE = join(DATA_DIR, "ranker.bin");
 
 const HAN_ONLY = /^\p{Script=Han}+$/u;
 const FIX_HINT = "fix the entry; data/README.md describes the format";

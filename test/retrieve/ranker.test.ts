@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BASE_FEATURES } from "../../src/retrieve/features/base-features.js";
 import { RELATION_FEATURES } from "../../src/retrieve/features/relation-features.js";
-import { calibrate, checkRankerModel, loadRanker, scoreRow, type RankerStage } from "../../src/retrieve/model/ranker.js";
+import { calibrate, checkRankerModel, loadRanker, scoreRow } from "../../src/retrieve/model/ranker.js";
+import { decodeRanker, encodeRanker, packStage, type RankerModel } from "../../src/retrieve/model/ranker-file.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "gr-ranker-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -16,7 +17,7 @@ describe("the shipped ranker", () => {
     expect(model.relationFeatures).toEqual([...RELATION_FEATURES]);
     expect(model.stages).toHaveLength(2);
     for (const stage of model.stages) {
-      expect(stage.trees.length).toBeGreaterThan(0);
+      expect(stage.roots.length - 1).toBeGreaterThan(0);
       // the calibration map rises: a higher log-odds never means a lower chance
       for (let i = 1; i < stage.calibration.length; i++) expect(stage.calibration[i]![1]).toBeGreaterThanOrEqual(stage.calibration[i - 1]![1]);
     }
@@ -37,11 +38,7 @@ describe("the shipped ranker", () => {
 
 describe("scoring", () => {
   // one stump: x[0] <= 0.5 → −1, else +1; calibration through (−1, 0.2) and (1, 0.8)
-  const stage: RankerStage = {
-    base: 0.5,
-    trees: [{ feature: [0, -1, -1], threshold: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, -1, 1] }],
-    calibration: [[-1, 0.2], [1, 0.8]],
-  };
+  const stage = packStage(0.5, [{ feature: [0, -1, -1], threshold: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, -1, 1] }], [[-1, 0.2], [1, 0.8]]);
 
   it("walks each tree to a leaf and adds the leaves to the base", () => {
     expect(scoreRow(stage, [0.2])).toBe(-0.5);
@@ -55,17 +52,64 @@ describe("scoring", () => {
   });
 });
 
-describe("a model file that does not fit", () => {
-  it("is refused with what to do", () => {
-    expect(() => checkRankerModel({ kind: "something else" }, "m.json")).toThrow(/m\.json is no graph-retrieve ranker model \(train one with npm run train\)/);
-    const model = { ...loadRanker(), features: ["bm25f"] };
-    expect(() => checkRankerModel(model, "old.json")).toThrow(/trained on other features than this version computes/);
+describe("the model file", () => {
+  // two trees: a stump on x[0], and a two-level tree on x[1] then x[2]
+  const trees = [
+    { feature: [0, -1, -1], threshold: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, -1, 1] },
+    { feature: [1, 2, -1, -1, -1], threshold: [2, 0.25, 0, 0, 0], left: [1, 2, -1, -1, -1], right: [4, 3, -1, -1, -1], value: [0, 0, 0.125, -0.375, 3] },
+  ];
+  const small: RankerModel = {
+    kind: "graph-retrieve ranker",
+    version: 2,
+    note: "two trees",
+    features: ["a", "b", "c"],
+    relationFeatures: [],
+    stages: [packStage(0.25, trees, [[-1, 0.1], [2, 0.9]]), packStage(-1, trees.slice(1), [])],
+  };
+
+  it("reads back what was written: the same scores, calibration and note", () => {
+    const read = decodeRanker(encodeRanker(small), "small.bin");
+    expect(read.note).toBe("two trees");
+    expect(read.features).toEqual(["a", "b", "c"]);
+    expect(read.stages[0].calibration).toEqual([[-1, 0.1], [2, 0.9]]);
+    for (const row of [[0, 0, 0], [1, 0, 0.5], [0.5, 3, 0], [1, 2, 0.25], [1, 2, 0.3]]) {
+      expect(scoreRow(read.stages[0], row)).toBe(scoreRow(small.stages[0], row));
+      expect(scoreRow(read.stages[1], row)).toBe(scoreRow(small.stages[1], row));
+    }
+    // by hand: x = [1, 2, 0.3] → +1 (x0 > 0.5) and −0.375 (x1 <= 2, x2 > 0.25), on the base 0.25
+    expect(scoreRow(read.stages[0], [1, 2, 0.3])).toBe(0.875);
   });
 
-  it("names the file that cannot be read or parsed", () => {
-    expect(() => loadRanker(join(scratch, "missing.json"))).toThrow(/cannot read the model .*missing\.json \(ENOENT/);
-    const broken = join(scratch, "broken.json");
+  it("is the same wherever its bytes sit in memory (an unaligned copy is read as well)", () => {
+    const bytes = encodeRanker(small);
+    const shifted = new Uint8Array(bytes.length + 3);
+    shifted.set(bytes, 3);
+    const read = decodeRanker(shifted.subarray(3), "shifted.bin");
+    expect(scoreRow(read.stages[0], [1, 3, 0])).toBe(scoreRow(small.stages[0], [1, 3, 0]));
+  });
+
+  it("is refused, naming the file, when it is not a model, is cut short or has a broken tree", () => {
+    expect(() => decodeRanker(new TextEncoder().encode('{"kind":"graph-retrieve ranker"}'), "old.json")).toThrow(/old\.json is a JSON model of an earlier version: retrain it with npm run train/);
+    expect(() => decodeRanker(new TextEncoder().encode("hello, world, not a model"), "m.bin")).toThrow(/m\.bin is no graph-retrieve ranker model/);
+    const bytes = encodeRanker(small);
+    expect(() => decodeRanker(bytes.subarray(0, bytes.length - 8), "cut.bin")).toThrow(/cut\.bin is cut short or damaged/);
+    // a child that points back at its parent would loop forever: refused when read
+    const looping = packStage(0, [{ feature: [0, -1, -1], threshold: [0.5, 0, 0], left: [0, -1, -1], right: [2, -1, -1], value: [0, 1, 2] }], []);
+    expect(() => decodeRanker(encodeRanker({ ...small, stages: [looping, looping] }), "loop.bin")).toThrow(/loop\.bin has a damaged tree/);
+    // a split on a feature the rows do not have
+    const wide = packStage(0, [{ feature: [7, -1, -1], threshold: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, 1, 2] }], []);
+    expect(() => decodeRanker(encodeRanker({ ...small, stages: [wide, wide] }), "wide.bin")).toThrow(/wide\.bin has a damaged tree/);
+  });
+
+  it("is refused when trained on other features than this version computes", () => {
+    const model = { ...loadRanker(), features: ["bm25f"] };
+    expect(() => checkRankerModel(model, "old.bin")).toThrow(/trained on other features than this version computes/);
+  });
+
+  it("names the file that cannot be read, or is no model, with what to do", () => {
+    expect(() => loadRanker(join(scratch, "missing.bin"))).toThrow(/cannot read the model .*missing\.bin \(ENOENT/);
+    const broken = join(scratch, "broken.bin");
     writeFileSync(broken, "{ not json");
-    expect(() => loadRanker(broken)).toThrow(/is not JSON/);
+    expect(() => loadRanker(broken)).toThrow(/broken\.bin is a JSON model of an earlier version.*npm run train/);
   });
 });

@@ -5,40 +5,19 @@
  * log-odds into the chance that a file is one the change needs. Stage 1
  * scores the first cycle; stage 2 scores later cycles, whose vectors add
  * the ties to what the cycle before found. The model is a data file
- * (data/ranker.json) read once; scoring is deterministic arithmetic.
+ * (data/ranker.bin, laid out in ranker-file.ts) read once; scoring is
+ * deterministic arithmetic.
  */
 import { readFileSync } from "node:fs";
 import { UsageError } from "../../errors.js";
 import { BASE_FEATURES } from "../features/base-features.js";
 import { RELATION_FEATURES } from "../features/relation-features.js";
 import { RANKER_FILE } from "../query-data.js";
+import { decodeRanker, type RankerModel, type RankerStage } from "./ranker-file.js";
 
-/** One tree as node arrays: an inner node sends x[feature] <= threshold left; a leaf has feature −1 and a value. */
-export interface RankerTree {
-  feature: number[];
-  threshold: number[];
-  left: number[];
-  right: number[];
-  value: number[];
-}
+export type { RankerModel, RankerStage, RankerTree } from "./ranker-file.js";
 
-export interface RankerStage {
-  base: number;
-  trees: RankerTree[];
-  /** [log-odds, probability] knots, increasing: the calibration map (piecewise linear, flat beyond the ends). */
-  calibration: Array<[number, number]>;
-}
-
-export interface RankerModel {
-  kind: "graph-retrieve ranker";
-  version: 1;
-  note?: string;
-  features: string[];
-  relationFeatures: string[];
-  stages: [RankerStage, RankerStage];
-}
-
-/** The shipped model: data/ranker.json. */
+/** The shipped model: data/ranker.bin. */
 export const DEFAULT_MODEL_PATH = RANKER_FILE;
 
 const loaded = new Map<string, RankerModel>();
@@ -47,16 +26,12 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** Check a parsed model's shape; a model for other features is the caller's mistake. */
-export function checkRankerModel(model: unknown, source: string): RankerModel {
-  const m = model as Partial<RankerModel> | null;
-  if (!m || m.kind !== "graph-retrieve ranker" || m.version !== 1 || !Array.isArray(m.stages) || m.stages.length !== 2) {
-    throw new UsageError(`ranker: ${source} is no graph-retrieve ranker model (train one with npm run train)`);
-  }
-  if (!sameList(m.features ?? [], BASE_FEATURES) || !sameList(m.relationFeatures ?? [], RELATION_FEATURES)) {
+/** Check a decoded model's features; a model for other features is the caller's mistake. */
+export function checkRankerModel(model: RankerModel, source: string): RankerModel {
+  if (!sameList(model.features, BASE_FEATURES) || !sameList(model.relationFeatures, RELATION_FEATURES)) {
     throw new UsageError(`ranker: ${source} was trained on other features than this version computes (retrain it with npm run train)`);
   }
-  return m as RankerModel;
+  return model;
 }
 
 /**
@@ -64,36 +39,36 @@ export function checkRankerModel(model: unknown, source: string): RankerModel {
  *
  * @example
  * const model = loadRanker();
- * model.stages[0].trees.length; // 300
+ * model.stages[0].roots.length - 1; // 300 trees
  */
 export function loadRanker(path: string = DEFAULT_MODEL_PATH): RankerModel {
   let model = loaded.get(path);
   if (!model) {
-    let text: string;
+    let bytes: Uint8Array;
     try {
-      text = readFileSync(path, "utf8");
+      bytes = readFileSync(path);
     } catch (error) {
       throw new UsageError(`ranker: cannot read the model ${path} (${(error as NodeJS.ErrnoException).code ?? "unreadable"}; give a model trained by npm run train)`, { cause: error });
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new UsageError(`ranker: the model ${path} is not JSON (give a model trained by npm run train)`, { cause: error });
-    }
-    model = checkRankerModel(parsed, path);
+    model = checkRankerModel(decodeRanker(bytes, path), path);
     loaded.set(path, model);
   }
   return model;
 }
 
 /** The stage's log-odds for one feature vector. */
-export function scoreRow(stage: RankerStage, row: readonly number[]): number {
+export function scoreRow(stage: RankerStage, row: ArrayLike<number>): number {
+  const { roots, feature, split, left, right } = stage;
   let margin = stage.base;
-  for (const tree of stage.trees) {
-    let node = 0;
-    while (tree.feature[node]! >= 0) node = row[tree.feature[node]!]! <= tree.threshold[node]! ? tree.left[node]! : tree.right[node]!;
-    margin += tree.value[node]!;
+  for (let t = 0, trees = roots.length - 1; t < trees; t++) {
+    const root = roots[t]!;
+    let node = root;
+    let f = feature[node]!;
+    while (f >= 0) {
+      node = root + (row[f]! <= split[node]! ? left[node]! : right[node]!);
+      f = feature[node]!;
+    }
+    margin += split[node]!;
   }
   return margin;
 }
