@@ -48,23 +48,31 @@ export function missingContextOf(context: RetrievalContext, path: string, inSet:
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
-/** The strongest tie of pool file `i` to a file of the previous cycle worth a look (relevance ≥ 0.2), in words. */
-function tieOf(i: number, graph: PoolGraph, paths: readonly string[], relevance: ReadonlyMap<string, number>): string | undefined {
-  let best: { relevance: number; text: string } | undefined;
-  const consider = (h: number, text: string) => {
-    const value = relevance.get(paths[h]!) ?? 0;
+/**
+ * Each pool file's strongest tie to a file of the previous cycle worth a look (relevance ≥ 0.2), in words.
+ * Ties are weighed in this order, the first of equal relevance kept: defines names a file uses, is imported
+ * by it, imports it, changed before with it. Walked from the few files worth a look, not from every file.
+ */
+function tiesOf(graph: PoolGraph, paths: readonly string[], relevance: ReadonlyMap<string, number>): Array<string | undefined> {
+  const best: Array<{ relevance: number; text: string } | undefined> = paths.map(() => undefined);
+  const worth = paths.map((p) => relevance.get(p) ?? 0);
+  const consider = (i: number, h: number, text: string) => {
+    const value = worth[h]!;
     if (h === i || value < LOW_BAND) return;
-    if (!best || value > best.relevance) best = { relevance: value, text: `${text} ${paths[h]} (${value.toFixed(2)})` };
+    const current = best[i];
+    if (!current || value > current.relevance) best[i] = { relevance: value, text: `${text} ${paths[h]} (${value.toFixed(2)})` };
   };
-  graph.uses.forEach((list, h) => {
-    if (list.some(([j]) => j === i)) consider(h, "defines names used by");
+  const looked = worth.flatMap((value, h) => (value >= LOW_BAND ? [h] : []));
+  for (const h of looked) for (const i of new Set(graph.uses[h]?.map(([j]) => j))) consider(i, h, "defines names used by");
+  paths.forEach((_, i) => {
+    for (const h of graph.in[i] ?? []) consider(i, h, "imported by");
+    for (const h of graph.out[i] ?? []) consider(i, h, "imports");
   });
-  for (const h of graph.in[i] ?? []) consider(h, "imported by");
-  for (const h of graph.out[i] ?? []) consider(h, "imports");
-  graph.cochange.forEach((list, h) => {
-    if (list.some(([j, share]) => j === i && share >= COCHANGE_TIE)) consider(h, "changed before with");
-  });
-  return best?.text;
+  for (const h of looked) {
+    const partners = new Set((graph.cochange[h] ?? []).filter(([, share]) => share >= COCHANGE_TIE).map(([j]) => j));
+    for (const i of partners) consider(i, h, "changed before with");
+  }
+  return best.map((b) => b?.text);
 }
 
 /** The evidence of a pool file that stands out, as one line. */
@@ -115,10 +123,11 @@ export function evaluate(
   const relations = previous
     ? relationFeatures(features.graph, paths.map((p) => previous.probability.get(p) ?? 0))
     : undefined;
+  const ties = previous ? tiesOf(features.graph, paths, previous.relevance) : undefined;
   const evaluations: Evaluation[] = features.pool.map((file, i) => {
     const row = relations ? [...features.rows[i]!, ...relations[i]!] : features.rows[i]!;
     const margin = scoreRow(stage, row);
-    const tie = previous ? tieOf(i, features.graph, paths, previous.relevance) : undefined;
+    const tie = ties?.[i];
     return {
       path: file.path,
       relevance: round(calibrate(stage, margin)),

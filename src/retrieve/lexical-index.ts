@@ -28,7 +28,12 @@ export interface IndexedFile {
   /** The terms of each definition name (`issueRefreshToken` → issu, refresh, token), for co-occurrence. */
   definitionTerms: string[][];
   /** Every term of the file (any field). */
-  allTerms: Set<string>;
+  allTerms: TermSet;
+}
+
+/** Membership in a file's terms, answered from its field maps (no set of its own to build). */
+export interface TermSet {
+  has(term: string): boolean;
 }
 
 export interface LexicalIndex {
@@ -80,15 +85,14 @@ function indexFile(file: ParsedFile): IndexedFile {
     comments: mapOfCounts(file.vocabulary.comments),
   };
   const lengths = {} as Record<Field, number>;
-  const allTerms = new Set<string>();
   for (const field of FIELDS) {
     let length = 0;
-    for (const [term, count] of fields[field]) {
-      length += count;
-      allTerms.add(term);
-    }
+    for (const count of fields[field].values()) length += count;
     lengths[field] = length;
   }
+  const allTerms: TermSet = {
+    has: (term) => fields.identifiers.has(term) || fields.definitions.has(term) || fields.comments.has(term) || fields.name.has(term) || fields.folder.has(term),
+  };
   const definedNames = new Set<string>();
   for (const def of file.definitions) definedNames.add(def.name.toLowerCase());
   for (const exp of file.exports) if (exp.name !== "*" && exp.name !== "default") definedNames.add(exp.name.toLowerCase());
@@ -125,15 +129,25 @@ export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
   const documentFrequency = new Map<string, number>();
   const codeFrequency = new Map<string, number>();
   const totals = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
-  for (const file of files) {
-    for (const term of file.allTerms) {
-      documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-      if (file.fields.name.has(term) || file.fields.folder.has(term) || file.fields.definitions.has(term) || file.fields.identifiers.has(term)) {
-        codeFrequency.set(term, (codeFrequency.get(term) ?? 0) + 1);
+  // each term counted once a file: `seen` and `seenInCode` remember the last file that counted it
+  const seen = new Map<string, number>();
+  const seenInCode = new Map<string, number>();
+  files.forEach((file, i) => {
+    for (const field of FIELDS) {
+      const inCode = field !== "comments";
+      for (const term of file.fields[field].keys()) {
+        if (seen.get(term) !== i) {
+          seen.set(term, i);
+          documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+        }
+        if (inCode && seenInCode.get(term) !== i) {
+          seenInCode.set(term, i);
+          codeFrequency.set(term, (codeFrequency.get(term) ?? 0) + 1);
+        }
       }
+      totals[field] += file.lengths[field];
     }
-    for (const field of FIELDS) totals[field] += file.lengths[field];
-  }
+  });
   const n = Math.max(1, files.length);
   const averageLengths = {} as Record<Field, number>;
   for (const field of FIELDS) averageLengths[field] = Math.max(1, totals[field] / n);

@@ -50,7 +50,18 @@ export function poolGraphOf(context: RetrievalContext, paths: readonly string[])
   const twoHop: number[][] = [];
   const folder: number[] = [];
   const cochange: Array<Array<[number, number]>> = [];
-  const degree = (p: string) => (context.links.out.get(p)?.size ?? 0) + (context.links.in.get(p)?.size ?? 0);
+  // each file's neighbours (imports, then importers) and whether it is narrow enough to be a middle, listed once
+  const neighbours = new Map<string, { list: string[]; middle: boolean }>();
+  const around = (p: string) => {
+    let entry = neighbours.get(p);
+    if (!entry) {
+      const outs = context.links.out.get(p);
+      const ins = context.links.in.get(p);
+      entry = { list: [...(outs?.keys() ?? []), ...(ins?.keys() ?? [])], middle: (outs?.size ?? 0) + (ins?.size ?? 0) <= MAX_MIDDLE_DEGREE };
+      neighbours.set(p, entry);
+    }
+    return entry;
+  };
   for (const path of paths) {
     const o: number[] = [];
     const n: number[] = [];
@@ -68,10 +79,10 @@ export function poolGraphOf(context: RetrievalContext, paths: readonly string[])
       if (j !== undefined && use.file !== path) counts.set(j, (counts.get(j) ?? 0) + use.count);
     }
     const hops = new Set<number>();
-    const middles = [...(context.links.out.get(path)?.keys() ?? []), ...(context.links.in.get(path)?.keys() ?? [])];
-    for (const middle of middles) {
-      if (degree(middle) > MAX_MIDDLE_DEGREE) continue;
-      for (const far of [...(context.links.out.get(middle)?.keys() ?? []), ...(context.links.in.get(middle)?.keys() ?? [])]) {
+    for (const middle of around(path).list) {
+      const next = around(middle);
+      if (!next.middle) continue;
+      for (const far of next.list) {
         const j = indexOf.get(far);
         if (j !== undefined && far !== path) hops.add(j);
       }
