@@ -75,24 +75,60 @@ function mapOfCounts({ terms, counts }: TermCounts): Map<string, number> {
   return map;
 }
 
-function indexFile(file: ParsedFile): IndexedFile {
+/** A file's field maps: the path's two made now, the vocabulary's three on first read (most files never meet a query term). */
+function fieldsOf(file: ParsedFile): Record<Field, Map<string, number>> {
   const { name, folder } = pathTerms(file.path);
-  const fields: Record<Field, Map<string, number>> = {
+  let definitions: Map<string, number> | undefined;
+  let identifiers: Map<string, number> | undefined;
+  let comments: Map<string, number> | undefined;
+  return {
     name,
     folder,
-    definitions: mapOfCounts(file.vocabulary.definitions),
-    identifiers: mapOfCounts(file.vocabulary.identifiers),
-    comments: mapOfCounts(file.vocabulary.comments),
+    get definitions() {
+      return (definitions ??= mapOfCounts(file.vocabulary.definitions));
+    },
+    get identifiers() {
+      return (identifiers ??= mapOfCounts(file.vocabulary.identifiers));
+    },
+    get comments() {
+      return (comments ??= mapOfCounts(file.vocabulary.comments));
+    },
   };
-  const lengths = {} as Record<Field, number>;
-  for (const field of FIELDS) {
-    let length = 0;
-    for (const count of fields[field].values()) length += count;
-    lengths[field] = length;
+}
+
+const sum = (values: Iterable<number>): number => {
+  let total = 0;
+  for (const v of values) total += v;
+  return total;
+};
+
+/** Is file `i` in a term's postings (ascending file numbers)? */
+function holds(postings: readonly number[] | undefined, i: number): boolean {
+  if (!postings) return false;
+  let lo = 0;
+  let hi = postings.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = postings[mid]!;
+    if (v === i) return true;
+    if (v < i) lo = mid + 1;
+    else hi = mid - 1;
   }
-  const allTerms: TermSet = {
-    has: (term) => fields.identifiers.has(term) || fields.definitions.has(term) || fields.comments.has(term) || fields.name.has(term) || fields.folder.has(term),
+  return false;
+}
+
+/** File `i` of the index (files numbered in path order); `postings` lists, per term, the files that hold it. */
+function indexFile(file: ParsedFile, i: number, postings: ReadonlyMap<string, number[]>): IndexedFile {
+  const fields = fieldsOf(file);
+  const { vocabulary } = file;
+  const lengths: Record<Field, number> = {
+    name: sum(fields.name.values()),
+    folder: sum(fields.folder.values()),
+    definitions: sum(vocabulary.definitions.counts),
+    identifiers: sum(vocabulary.identifiers.counts),
+    comments: sum(vocabulary.comments.counts),
   };
+  const allTerms: TermSet = { has: (term) => holds(postings.get(term), i) };
   const definedNames = new Set<string>();
   for (const def of file.definitions) definedNames.add(def.name.toLowerCase());
   for (const exp of file.exports) if (exp.name !== "*" && exp.name !== "default") definedNames.add(exp.name.toLowerCase());
@@ -125,29 +161,35 @@ function indexFile(file: ParsedFile): IndexedFile {
  * index.documentFrequency.get("token"); // files mentioning "token"
  */
 export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
-  const files = [...codeGraph.files.values()].map(indexFile).sort((a, b) => byCodeUnit(a.path, b.path));
+  const parsed = [...codeGraph.files.values()].sort((a, b) => byCodeUnit(a.path, b.path));
+  const postings = new Map<string, number[]>();
+  const files = parsed.map((file, i) => indexFile(file, i, postings));
   const documentFrequency = new Map<string, number>();
   const codeFrequency = new Map<string, number>();
   const totals = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
-  // each term counted once a file: `seen` and `seenInCode` remember the last file that counted it
-  const seen = new Map<string, number>();
+  // each term counted once a file: a file's number joins a term's postings once; `seenInCode` remembers the last file counted in code
   const seenInCode = new Map<string, number>();
   files.forEach((file, i) => {
-    for (const field of FIELDS) {
-      const inCode = field !== "comments";
-      for (const term of file.fields[field].keys()) {
-        if (seen.get(term) !== i) {
-          seen.set(term, i);
-          documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-        }
+    const { vocabulary } = parsed[i]!;
+    const count = (terms: Iterable<string>, inCode: boolean) => {
+      for (const term of terms) {
+        let list = postings.get(term);
+        if (!list) postings.set(term, (list = []));
+        if (list[list.length - 1] !== i) list.push(i);
         if (inCode && seenInCode.get(term) !== i) {
           seenInCode.set(term, i);
           codeFrequency.set(term, (codeFrequency.get(term) ?? 0) + 1);
         }
       }
-      totals[field] += file.lengths[field];
-    }
+    };
+    count(file.fields.name.keys(), true);
+    count(file.fields.folder.keys(), true);
+    count(vocabulary.definitions.terms, true);
+    count(vocabulary.identifiers.terms, true);
+    count(vocabulary.comments.terms, false);
+    for (const field of FIELDS) totals[field] += file.lengths[field];
   });
+  for (const [term, list] of postings) documentFrequency.set(term, list.length);
   const n = Math.max(1, files.length);
   const averageLengths = {} as Record<Field, number>;
   for (const field of FIELDS) averageLengths[field] = Math.max(1, totals[field] / n);
