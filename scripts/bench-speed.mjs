@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Speed benchmark: the persistent index against the parser's own speed and dependency-cruiser.
 //
-//   npm run bench:speed [-- --runs 10] [--cold-runs 3] [--edit-runs 3] [--package rxjs,effect,monaco,date-fns] [--no-depcruise] [--synthetic-copies 2]
+//   npm run bench:speed [-- --runs 10] [--cold-runs 3] [--edit-runs 3] [--package rxjs,effect,monaco,date-fns,rollup-repo] [--no-depcruise] [--synthetic-copies 2] [--repo-mirrors DIR]
 //
 // Packages come from `npm pack` into .bench-cache/speed/<name> (pinned specs below). For each, measured in
 // this run, every figure from a fresh child process of a frozen copy of dist/ (see snapshot-build.mjs):
@@ -57,6 +57,22 @@ const PACKAGES = [
     exclude: ["**/*.cjs", "**/*.d.cts", "**/*.min.js"],
     depcruiseExclude: "[.](cjs|d[.]cts)$|[.]min[.]js$",
     task: "add business days to a date skipping weekends",
+  },
+  /**
+   * A real repository of 10,000+ code files (issue 22): rollup, the training set's largest (12,7xx files
+   * after the scan, most of them test fixtures), checked out from its mirror under $GR_BENCH_MIRRORS
+   * (or --repo-mirrors DIR) at the parent of its newest training task, history included. Without a
+   * mirror its row says so. dependency-cruiser is not run on it (minutes, and the edges are compared
+   * on the packages above).
+   */
+  {
+    name: "rollup-repo",
+    repo: "rollup/rollup",
+    ref: "4b6bc39ea71c5f7ce346da8151657d7fcaae926e",
+    spec: "rollup/rollup@4b6bc39e (git)",
+    dir: ".",
+    depcruise: false,
+    task: "fix tree shaking of unused class fields",
   },
 ];
 
@@ -145,6 +161,16 @@ function check(result, what) {
   return result;
 }
 
+/** A repository's tree at its pinned commit, over its mirror's objects (scripts/learn/git-tree.mjs), reused while it is there. */
+async function repositoryTree(pkg, mirrors) {
+  if (!mirrors) throw new Error(`skipped: no mirror of ${pkg.repo} (set GR_BENCH_MIRRORS or --repo-mirrors DIR to a folder of owner+name/repo mirrors)`);
+  const { mirrorGitDir, openTree } = await import("./learn/git-tree.mjs");
+  const dir = path.join(CACHE_DIR, pkg.name);
+  const tree = openTree(dir, mirrorGitDir(mirrors, pkg.repo));
+  tree.moveTo(pkg.ref);
+  return dir;
+}
+
 function fetchPackage(pkg) {
   const dir = path.join(CACHE_DIR, pkg.name);
   const marker = path.join(dir, ".bench-spec");
@@ -183,7 +209,7 @@ function indexArgs(root, scan, cacheDir) {
 // ---------------------------------------------------------------- measurements
 
 async function measurePackage(pkg, options) {
-  const root = fetchPackage(pkg);
+  const root = pkg.repo ? await repositoryTree(pkg, options.repoMirrors) : fetchPackage(pkg);
   const include = scanOptionsOf(pkg);
   const result = { spec: pkg.spec, include };
   const cacheDir = path.join(WORK, `${pkg.name}-index`);
@@ -198,7 +224,7 @@ async function measurePackage(pkg, options) {
     fs.rmSync(cacheDir, { recursive: true, force: true });
     const cold = check(await runTimed(process.execPath, indexArgs(root, include, cacheDir)), "cold index");
     const summary = JSON.parse(lastLine(cold.stdout));
-    colds.push({ wallSeconds: cold.seconds, millis: summary.ms, files: summary.files, rssMb: cold.rssMb });
+    colds.push({ wallSeconds: cold.seconds, millis: summary.ms, files: summary.files, rssMb: cold.rssMb, ...(summary.history ? { history: summary.history } : {}) });
   }
   const medianBy = (runs, key) => [...runs].sort((a, b) => a[key] - b[key])[Math.floor((runs.length - 1) / 2)];
   result.raw = { ...medianBy(raws, "millis"), runs: raws.map((r) => r.millis) };
@@ -254,7 +280,7 @@ async function measurePackage(pkg, options) {
   }
   result.daemonEdit = { ...medianRun(daemonEdits), runs: daemonEdits.map((e) => e.wallSeconds) };
 
-  if (options.depcruise && fs.existsSync(DEPCRUISE_BIN)) {
+  if (options.depcruise && pkg.depcruise !== false && fs.existsSync(DEPCRUISE_BIN)) {
     const out = path.join(WORK, `${pkg.name}.depcruise.json`);
     const args = [DEPCRUISE_BIN, pkg.dir, "--no-config", "--output-type", "json", "--output-to", out, "--do-not-follow", "node_modules", "--progress", "none", "--ts-pre-compilation-deps"];
     if (fs.existsSync(path.join(root, "tsconfig.json"))) args.push("--ts-config", "tsconfig.json");
@@ -370,6 +396,8 @@ function printSummary(results, synthetic) {
     ]);
   }
   printRows(rows);
+  for (const r of results.filter((x) => x.cold?.history)) say(`${r.spec}: the cold index read ${r.cold.history.commits ?? "?"} commits of history in ${r.cold.history.ms ?? "?"} ms`);
+  for (const r of results.filter((x) => x.error)) say(`${r.spec}: ${r.error}`);
   if (synthetic) {
     say();
     say(
@@ -449,7 +477,7 @@ function printHistory(history) {
 }
 
 function parseArgs(argv) {
-  const options = { runs: 10, coldRuns: 3, editRuns: 3, packages: PACKAGES.map((p) => p.name), depcruise: true, syntheticCopies: 2, history: true, historyMirror: null, historyRef: null };
+  const options = { runs: 10, coldRuns: 3, editRuns: 3, packages: PACKAGES.map((p) => p.name), depcruise: true, syntheticCopies: 2, history: true, historyMirror: null, historyRef: null, repoMirrors: process.env.GR_BENCH_MIRRORS ?? null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--runs") options.runs = Math.max(1, Number.parseInt(argv[++i], 10) || 10);
@@ -461,8 +489,9 @@ function parseArgs(argv) {
     else if (arg === "--history-mirror") options.historyMirror = argv[++i];
     else if (arg === "--history-ref") options.historyRef = argv[++i];
     else if (arg === "--no-history-bench") options.history = false;
+    else if (arg === "--repo-mirrors") options.repoMirrors = argv[++i];
     else {
-      process.stderr.write(`bench-speed: unknown argument ${arg} (usage: node scripts/bench-speed.mjs [--runs N] [--cold-runs N] [--package rxjs,effect,monaco,date-fns] [--no-depcruise] [--synthetic-copies N])\n`);
+      process.stderr.write(`bench-speed: unknown argument ${arg} (usage: node scripts/bench-speed.mjs [--runs N] [--cold-runs N] [--package rxjs,effect,monaco,date-fns,rollup-repo] [--no-depcruise] [--synthetic-copies N] [--repo-mirrors DIR] [--history-mirror DIR] [--no-history-bench])\n`);
       process.exit(2);
     }
   }
@@ -489,7 +518,6 @@ async function main() {
       results.push(await measurePackage(pkg, options));
     } catch (error) {
       results.push({ spec: pkg.spec, error: error.message });
-      say(`${pkg.spec}: ${error.message}`);
     }
   }
   let synthetic = null;
