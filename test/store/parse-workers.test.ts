@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
-import { chooseParseWorkers } from "../../src/graph/build-graph.js";
+import { chooseParseWorkers } from "../../src/graph/parse-changed.js";
 import {
   ParseStoppedError,
   parseFiles,
