@@ -21,6 +21,7 @@ export { claimStoreFolder, ForeignFolderError } from "./store/store-folder.js";
 export type {
   CacheStats,
   CodeGraph,
+  CompactGraph,
   EdgeAttributes,
   EdgeKind,
   Graph,

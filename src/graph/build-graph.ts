@@ -21,13 +21,12 @@ import { prestartParseWorkers, releasePrestartedWorkers } from "../parse/parse-f
 import type { Diagnostic, ScanOptions } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { assembleOrUpdate, keyOfGraph } from "./assemble-or-update.js";
-import type { CacheStats, CodeGraph, EdgeKind, Graph, GraphStats } from "./code-graph.js";
+import type { CacheStats, CodeGraph, CompactGraph, EdgeKind, Graph, GraphStats } from "./code-graph.js";
 import type { IndexMemory } from "./index-memory.js";
 import { openIndexSession } from "./index-session.js";
 import { chooseParseWorkers, parseChanged, PARALLEL_MIN_FILES } from "./parse-changed.js";
 import { resolveImports } from "./resolve-imports.js";
 import { reuseFacts } from "./reuse-facts.js";
-import { rememberCompactGraph, type CompactGraph } from "./serialize-graph.js";
 
 export interface BuildGraphOptions extends ScanOptions {
   /** Called as files are parsed (or taken from the index): files done, files in all. */
@@ -188,6 +187,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
   const graph = built.graph;
   const result: CodeGraph = {
     root: scan.result.root,
+    compact: graph.compact,
     get graph(): Graph {
       return graph.graph();
     },
@@ -196,7 +196,6 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     stats,
     cache,
   };
-  rememberCompactGraph(result, graph.compact);
   return result;
 }
 

@@ -59,6 +59,24 @@ export interface EdgeAttributes {
 
 export type Graph = InstanceType<typeof MultiDirectedGraph<NodeAttributes, EdgeAttributes>>;
 
+/** Marks the compact form (a graph.json written before it holds graphology's export, and is assembled again). */
+export const COMPACT_GRAPH_FORMAT = "compact-1";
+
+/**
+ * The graph as the index stores it and the retriever walks it: node ids and
+ * attributes in arrays, edges as index triples (serialize-graph.ts turns it
+ * into graphology's graph and back).
+ */
+export interface CompactGraph {
+  format: typeof COMPACT_GRAPH_FORMAT;
+  /** Node ids, in insertion order. */
+  nodes: string[];
+  /** Their attributes, same order. */
+  attributes: NodeAttributes[];
+  /** Every edge but `defines`, in insertion order: [source index, target index, attributes]. */
+  edges: Array<[number, number, EdgeAttributes]>;
+}
+
 export interface GraphStats {
   files: number;
   symbols: number;
@@ -78,10 +96,15 @@ export interface CodeGraph {
   /** Absolute real path of the root. */
   root: string;
   /**
-   * The graph. A build keeps it in its compact form (what the index stores
-   * and the retriever reads) and makes the graphology graph on the first
-   * read of this property, once: a caller that never reads it never pays
-   * for it.
+   * The graph, held in its compact form: what the index stores and the
+   * retriever walks. Its edges are all but `defines` (a symbol node's file
+   * is in its attributes).
+   */
+  compact: CompactGraph;
+  /**
+   * The same graph as a graphology graph (what the renderers read), made
+   * from `compact` on the first read of this property, once: a caller that
+   * never reads it never pays for it.
    */
   graph: Graph;
   /** Parsed facts by root-relative path. */

@@ -9,20 +9,9 @@
  * 6.6 MB, and reading it back takes about half the time of JSON.parse +
  * `graph.import()` of the full export.
  */
-import { createEmptyGraph, edgeKey, type EdgeAttributes, type Graph, type NodeAttributes } from "./code-graph.js";
+import { COMPACT_GRAPH_FORMAT, createEmptyGraph, edgeKey, type CompactGraph, type EdgeAttributes, type Graph, type NodeAttributes } from "./code-graph.js";
 
-/** Marks the compact form (a graph.json written before it holds graphology's export, and is assembled again). */
-export const COMPACT_GRAPH_FORMAT = "compact-1";
-
-export interface CompactGraph {
-  format: typeof COMPACT_GRAPH_FORMAT;
-  /** Node ids, in insertion order. */
-  nodes: string[];
-  /** Their attributes, same order. */
-  attributes: NodeAttributes[];
-  /** Every edge but `defines`, in insertion order: [source index, target index, attributes]. */
-  edges: Array<[number, number, EdgeAttributes]>;
-}
+export { COMPACT_GRAPH_FORMAT, type CompactGraph } from "./code-graph.js";
 
 /**
  * The compact form of an assembled graph.
@@ -112,39 +101,6 @@ export function holdsTogether(compact: CompactGraph): boolean {
     keys.add(edgeKey(attrs.kind, source, target));
   }
   return keys.size === edges.length;
-}
-
-/**
- * Compact forms already at hand, by owner: a build's result (the form it
- * was built or stored in), or a graph {@link compactGraphOf} serialised.
- */
-const compacts = new WeakMap<object, CompactGraph>();
-
-/** Remember the compact form of a build's result. */
-export function rememberCompactGraph(owner: object, compact: CompactGraph): void {
-  compacts.set(owner, compact);
-}
-
-/**
- * The compact form of a build's graph, for readers that walk its edges
- * without graphology (the retriever's file links and gaps): the one
- * buildGraph built or loaded (so reading it does not restore the graph),
- * else, for a CodeGraph made some other way, serialised from its graph once
- * and kept with it.
- *
- * @example
- * const { nodes, attributes, edges } = compactGraphOf(codeGraph);
- */
-export function compactGraphOf(codeGraph: { graph: Graph }): CompactGraph {
-  const stored = compacts.get(codeGraph);
-  if (stored) return stored;
-  const graph = codeGraph.graph;
-  let made = compacts.get(graph);
-  if (!made) {
-    made = serializeGraph(graph);
-    compacts.set(graph, made);
-  }
-  return made;
 }
 
 /** The graph operations the assembly uses (graphology's names and meaning), so it can build either. */

@@ -3,8 +3,7 @@
  * index and its file links. Built once per graph, kept by createRetriever
  * across queries.
  */
-import type { CodeGraph } from "../graph/code-graph.js";
-import { compactGraphOf, type CompactGraph } from "../graph/serialize-graph.js";
+import type { CodeGraph, CompactGraph } from "../graph/code-graph.js";
 import { buildLexicalIndex, type LexicalIndex } from "./lexical-index.js";
 import { buildFileLinks, usesByFile, type FileLinks, type SymbolUse } from "./signals/file-links.js";
 import { fileHistory, type FileHistory } from "../history/file-history.js";
@@ -34,7 +33,7 @@ const builtFor = new WeakMap<CompactGraph, Omit<RetrievalContext, "codeGraph">>(
  * compact form: a graph loaded from the index is not restored for it.
  */
 export function createRetrievalContext(codeGraph: CodeGraph, history?: HistoryIndex): RetrievalContext {
-  const compact = compactGraphOf(codeGraph);
+  const compact = codeGraph.compact;
   let built = builtFor.get(compact);
   if (!built) {
     built = { index: buildLexicalIndex(codeGraph), links: buildFileLinks(compact), uses: usesByFile(compact) };

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
-import { CompactGraphBuilder, compactGraphOf, isCompactGraph, restoreGraph, serializeGraph } from "../../src/graph/serialize-graph.js";
+import { CompactGraphBuilder, isCompactGraph, restoreGraph, serializeGraph } from "../../src/graph/serialize-graph.js";
 import { REPO_ROOT } from "../store/helpers.js";
 
 describe("serializeGraph / restoreGraph", () => {
@@ -19,9 +19,16 @@ describe("serializeGraph / restoreGraph", () => {
 
   it("the form the assembly builds is the serialisation of the graph it restores to", async () => {
     const codeGraph = await buildGraph(join(REPO_ROOT, "fixtures", "graph-basics"));
-    const built = compactGraphOf(codeGraph); // the builder's, taken without restoring
+    const built = codeGraph.compact; // the builder's, taken without restoring
     expect(JSON.stringify(serializeGraph(codeGraph.graph))).toBe(JSON.stringify(built));
     expect(codeGraph.graph).toBe(codeGraph.graph); // restored once
+  });
+
+  it("is part of the result: a copy of a CodeGraph keeps it, and the copy's graph is the same graph", async () => {
+    const codeGraph = await buildGraph(join(REPO_ROOT, "fixtures", "graph-basics"));
+    const copy = { ...codeGraph };
+    expect(copy.compact).toBe(codeGraph.compact);
+    expect(JSON.stringify(serializeGraph(copy.graph))).toBe(JSON.stringify(copy.compact));
   });
 
   it("refuses graphology's own export (an older graph.json) and a form whose edges point nowhere", async () => {

@@ -4,7 +4,7 @@
  * directed adjacency built once per graph; proximity signals walk it.
  */
 import type { NodeAttributes } from "../../graph/code-graph.js";
-import type { CompactGraph } from "../../graph/serialize-graph.js";
+import type { CompactGraph } from "../../graph/code-graph.js";
 import { byCodeUnit } from "../../util/sort.js";
 
 export interface FileLinks {
@@ -26,11 +26,11 @@ function add(map: Map<string, Map<string, number>>, from: string, to: string, we
 /**
  * Weights: an import edge 1 (type-only 0.5), plus 0.25 per distinct symbol
  * referenced in the target (capped at 1); files only, packages left out.
- * Read from the graph's compact form (see compactGraphOf): a warm query
+ * Read from the graph's compact form (CodeGraph.compact): a warm query
  * then never restores the graphology graph.
  *
  * @example
- * const links = buildFileLinks(compactGraphOf(codeGraph));
+ * const links = buildFileLinks(codeGraph.compact);
  * links.out.get("src/app.ts"); // Map { "src/router.ts" => 1.5, … }
  */
 export function buildFileLinks(compact: CompactGraph): FileLinks {
@@ -76,7 +76,7 @@ export interface SymbolUse {
  * the compact form: what a file's gaps are made of.
  *
  * @example
- * usesByFile(compactGraphOf(codeGraph)).get("src/app.ts"); // [{ name: "Router", file: "src/router.ts", count: 2 }, …]
+ * usesByFile(codeGraph.compact).get("src/app.ts"); // [{ name: "Router", file: "src/router.ts", count: 2 }, …]
  */
 export function usesByFile(compact: CompactGraph): Map<string, SymbolUse[]> {
   const { nodes, attributes } = compact;
