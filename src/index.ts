@@ -35,6 +35,7 @@ export { graphToJson, renderGraphJson, type GraphJson } from "./render/graph-jso
 export { GraphRetrieveError, RootError, UsageError, isKnownError, type ErrorCode } from "./errors.js";
 export type * from "./types.js";
 export { retrieve, createRetriever, type Retriever } from "./retrieve/retrieve.js";
+export { createResidentIndex, type ResidentIndex, type ResidentIndexOptions } from "./retrieve/resident-index.js";
 export type {
   Evaluator,
   EvaluatorInput,
@@ -48,7 +49,6 @@ export type { TaskQuery, QueryTerm } from "./retrieve/query.js";
 export { renderJson } from "./render/retrieval-json.js";
 export { renderText } from "./render/retrieval-text.js";
 export { scanFiles } from "./scan/index.js";
-export { watchFolders, type FolderWatch } from "./scan/watch-folders.js";
 export { loadConfig, configToRetrieveOptions, CONFIG_FILE, type LoadedConfig } from "./config/load-config.js";
 export { checkConfig, CONFIG_KEYS, type GraphRetrieveConfig } from "./config/check-config.js";
 export { renderDot, BAND_COLOURS, type RenderDotOptions } from "./render/retrieval-dot.js";

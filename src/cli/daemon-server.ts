@@ -14,17 +14,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createServer, type Socket } from "node:net";
 import {
-  buildGraph,
   claimStoreFolder,
-  createIndexMemory,
+  createResidentIndex,
   createRetriever,
-  flushIndexMemory,
   ForeignFolderError,
-  prepareIndexMemory,
   GraphRetrieveError,
   preloadParser,
-  watchFolders,
-  type FolderWatch,
   type IndexMemory,
   type LanguageId,
 } from "../index.js";
@@ -55,12 +50,6 @@ export interface DaemonOptions {
   /** Watch the root's folders and refresh on a change (default true). */
   watch?: boolean;
 }
-
-/** After a refresh, the next update's indexes are made this much later (see prepareIndexMemory), after a command waiting for the refresh. */
-const PREPARE_DELAY_MS = 100;
-
-/** A refresh's index write waits this long for a command (which writes it after its answer) before it is done alone. */
-const REFRESH_WRITE_DELAY_MS = 2000;
 
 export interface Daemon {
   /** Resolves once the daemon has stopped (its socket removed). */
@@ -173,22 +162,24 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   }
   removeStaleSocket(path);
 
-  const memory = createIndexMemory();
+  // the index in memory, the queue of commands and the watch's refreshes (see resident-index.ts)
+  const resident = createResidentIndex({ root, cacheDir, scan: options.scan, label: "graph-retrieve daemon", log, ...(options.watch === false ? { watch: false } : {}) });
+  const { memory } = resident;
   const started = Date.now();
   // the first index, one retrieval and the parser loaded before listening: the first client finds the graph
   // built and the code warm
-  const retriever = await createRetriever({ ...options.scan, root, cacheDir, memory });
-  await retriever.retrieve("warm up the retrieval");
-  // the samples' trees are kept: an edit of one of the largest files (the slowest to parse) re-parses incrementally
-  await preloadParser(await parserSamples(root, memory), memory.trees);
-  await warmUpIndexCommand(root, cacheDir, options.scan, memory);
-  const warning = await flushIndexMemory(memory);
-  if (warning) log(`graph-retrieve daemon: ${warning.message}`);
-  prepareIndexMemory(memory);
+  await resident.run(
+    async () => {
+      const retriever = await createRetriever({ ...options.scan, root, cacheDir, memory });
+      await retriever.retrieve("warm up the retrieval");
+      // the samples' trees are kept: an edit of one of the largest files (the slowest to parse) re-parses incrementally
+      await preloadParser(await parserSamples(root, memory), memory.trees);
+      await warmUpIndexCommand(root, cacheDir, options.scan, memory);
+    },
+    { afterWrite: true },
+  );
 
   let requests = 0;
-  let refreshes = 0;
-  let queue: Promise<unknown> = Promise.resolve();
   let idleTimer: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
   let markStopped: () => void = () => undefined;
@@ -202,76 +193,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     startedAt: new Date(started).toISOString(),
     requests,
     idleMinutes: options.idleMinutes,
-    watching: watch?.size ?? 0,
-    refreshes,
+    watching: resident.watching,
+    refreshes: resident.refreshes,
   });
-
-  // ---- the watch: a change refreshes the index in memory, in the queue like a command (so a command
-  // that comes meanwhile waits for it and then finds nothing left to do)
-  let writeTimer: NodeJS.Timeout | undefined;
-  let prepareTimer: NodeJS.Timeout | undefined;
-  let refreshQueued = false;
-  // the folders of the indexed files, followed again only when the file table is another (an unchanged build keeps it)
-  let followed: object | undefined;
-  const followIndexed = () => {
-    const files = memory.latest?.store.files;
-    if (!watch || files === followed) return;
-    followed = files;
-    watch.follow(Object.keys(files ?? {}));
-  };
-  // the files the watch named since the last refresh took them (undefined: anything may have changed)
-  let changedPaths: Set<string> | undefined = new Set();
-  const refresh = async () => {
-    refreshQueued = false; // a change from now on needs another
-    const paths = changedPaths;
-    changedPaths = new Set();
-    if (stopping) return;
-    try {
-      const started = performance.now();
-      // the watch's word spares the refresh the scan; a command still checks every file
-      const built = await buildGraph(root, { ...options.scan, cacheDir, memory, ...(paths ? { changedPaths: [...paths].sort() } : {}) });
-      refreshes++;
-      const { parsed = 0, reused = 0 } = built.cache ?? {};
-      if (parsed > 0 || built.stats.files !== reused) {
-        const { scan, parse, resolve, graph } = built.stats.millis;
-        const files = `${parsed} file${parsed === 1 ? "" : "s"} parsed, ${built.stats.files} indexed`;
-        log(`graph-retrieve daemon: refreshed on a change: ${files}, in ${Math.round(performance.now() - started)} ms (scan ${scan}, parse ${parse}, resolve ${resolve}, graph ${graph})`);
-      }
-    } catch (error) {
-      log(`graph-retrieve daemon: refresh failed (${error instanceof Error ? error.message : String(error)}); the next command tries again`);
-    }
-    followIndexed();
-    // made while idle, once a command that came meanwhile (it was waiting for this refresh) has its answer
-    clearTimeout(prepareTimer);
-    prepareTimer = setTimeout(() => void (queue = queue.then(prepare, prepare)), PREPARE_DELAY_MS);
-    clearTimeout(writeTimer);
-    writeTimer = setTimeout(() => void (queue = queue.then(writeIndex, writeIndex)), REFRESH_WRITE_DELAY_MS);
-  };
-  const prepare = () => prepareIndexMemory(memory);
-  const writeIndex = async () => {
-    const warning = await flushIndexMemory(memory);
-    if (warning) log(`graph-retrieve daemon: ${warning.message}`);
-  };
-  const changed = (paths: ReadonlySet<string> | undefined) => {
-    if (!paths) changedPaths = undefined;
-    else for (const path of paths) changedPaths?.add(path);
-    if (refreshQueued || stopping) return;
-    refreshQueued = true;
-    queue = queue.then(refresh, refresh);
-  };
-  const watch: FolderWatch | undefined = options.watch === false ? undefined : watchFolders(root, changed, (line) => log(`graph-retrieve daemon: ${line}`));
-  followIndexed();
 
   const server = createServer((socket) => serveConnection(socket));
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       clearTimeout(idleTimer);
-      clearTimeout(writeTimer);
-      clearTimeout(prepareTimer);
-      watch?.close();
       server.close();
-      await queue.catch(() => undefined);
-      await writeIndex(); // a refresh's write not done yet
+      await resident.close();
       rmSync(path, { force: true });
       log(`graph-retrieve daemon: stopped after ${requests} request${requests === 1 ? "" : "s"}`);
       markStopped();
@@ -306,13 +237,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         socket.end(encodeMessage({ type: "stopped", pid: process.pid }));
         void stop();
       } else if (request?.type === "run" && !stopping) {
-        const run = () => runRequest(request, send, memory);
-        // one at a time, and a failed one never stops the next
-        queue = queue.then(run, run).finally(() => {
-          requests++;
-          socket.end();
-          armIdleTimer();
-        });
+        // one at a time, and a failed one never stops the next; the index is written after the answer
+        void resident
+          .run(() => runRequest(request, send, memory), { afterWrite: true })
+          .catch(() => undefined)
+          .finally(() => {
+            requests++;
+            socket.end();
+            armIdleTimer();
+          });
       } else {
         socket.end(encodeMessage({ type: "decline", reason: "" }));
       }
@@ -345,10 +278,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     };
     const code = await runCli(argv as string[], io);
     send({ type: "exit", code });
-    clearTimeout(writeTimer);
-    await writeIndex();
-    followIndexed();
-    prepareIndexMemory(memory);
   }
 
   await new Promise<void>((listening, failed) => {

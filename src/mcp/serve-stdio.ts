@@ -39,5 +39,5 @@ export async function serveStdio({ root, flags, version, log }: ServeStdioOption
   await server.connect(transport);
   log(`graph-retrieve mcp: serving ${root} over stdio (tools: retrieve_context, explain_file, graph_neighbors)`);
   await closed;
-  warm.close();
+  await warm.close();
 }

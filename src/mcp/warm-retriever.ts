@@ -1,33 +1,27 @@
 /**
- * A Retriever kept warm between MCP calls. Before each call it re-reads the
- * root's config and re-scans the root (paths, sizes, modification times,
- * plus tsconfig.json and package.json), and rebuilds the retriever when
- * anything differs: an added, removed or edited file is seen by the next call.
- * The index is kept in memory between rebuilds, so a rebuild parses only the
- * changed files; it is written to the index folder after each answer. The
- * folders of the scanned files are watched: a change there starts that
- * check and rebuild at once, so the next call usually finds it done.
+ * A Retriever kept warm between MCP calls, over one resident index (see
+ * retrieve/resident-index.ts): the index in memory, the calls one at a
+ * time, the index written after each answer, and a watch of the indexed
+ * folders that refreshes the index between calls with the paths it names.
+ * Each call still checks the root (a stat of each file, the config read
+ * again), since a watch event can come after the call that follows an
+ * edit: an added, removed or edited file is seen by the next call, and
+ * the retriever is made again only when the graph, the history or the
+ * options changed.
  *
  * @example
  * const warm = createWarmRetriever({ root: "/repo", flags: {}, log: (line) => process.stderr.write(line) });
  * const { retriever } = await warm.current();
  */
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
 import {
   configToRetrieveOptions,
-  createIndexMemory,
+  createResidentIndex,
   createRetriever,
-  flushIndexMemory,
   loadConfig,
-  scanFiles,
-  watchFolders,
+  type ResidentIndex,
   type RetrieveOptions,
   type Retriever,
 } from "../index.js";
-
-/** Files outside the scan whose change changes module resolution. */
-const SETTINGS_FILES = ["tsconfig.json", "jsconfig.json", "package.json"];
 
 export interface WarmRetrieverOptions {
   /** Absolute root. */
@@ -36,7 +30,7 @@ export interface WarmRetrieverOptions {
   flags: RetrieveOptions;
   /** One line at a time, for stderr (never stdout: it carries the protocol). */
   log: (line: string) => void;
-  /** Watch the root's folders and check them on a change, not only on a call (default true). */
+  /** Watch the root's folders and refresh on a change, not only on a call (default true). */
   watch?: boolean;
 }
 
@@ -50,78 +44,62 @@ export interface WarmState {
 export interface WarmRetriever {
   /** Check the root for changes (rebuilding when there are some) and return the retriever. Calls are served one at a time. */
   current(): Promise<WarmState>;
-  /** Stop watching the root. */
-  close(): void;
+  /** Stop watching the root and write what is left of the index. */
+  close(): Promise<void>;
 }
 
-async function statKey(path: string): Promise<string> {
-  try {
-    const info = await stat(path);
-    return `${info.size}:${info.mtimeMs}`;
-  } catch {
-    return "-";
-  }
+/** What a retriever answers from: its options, its graph (the same object while nothing changed) and its history's head. */
+function sourcesOf(retriever: Retriever, options: RetrieveOptions): { options: string; graph: object; history: string } {
+  const history = retriever.history?.index;
+  return { options: JSON.stringify(options), graph: retriever.codeGraph.compact, history: history ? `${history.head}\u0000${history.commits.length}` : "" };
 }
 
-/** A string that changes whenever the options, a scanned file or a settings file change; and the scanned files. */
-async function fingerprintOf(root: string, options: RetrieveOptions): Promise<{ key: string; paths: string[] }> {
-  const scan = await scanFiles(root, { include: options.include, exclude: options.exclude, maxFileBytes: options.maxFileBytes });
-  const settings = await Promise.all(SETTINGS_FILES.map(async (name) => `${name}=${await statKey(join(root, name))}`));
-  const files = scan.files.map((f) => `${f.path}=${f.size}:${f.mtimeMs}`);
-  return { key: [JSON.stringify(options), ...settings, ...files].join("\n"), paths: scan.files.map((f) => f.path) };
-}
-
-export function createWarmRetriever({ root, flags, log, watch: watching = true }: WarmRetrieverOptions): WarmRetriever {
+export function createWarmRetriever({ root, flags, log, watch = true }: WarmRetrieverOptions): WarmRetriever {
   let state: WarmState | undefined;
-  let lastKey: string | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
-  // a rebuild starts from the previous one in memory (only changed files parsed, the graph updated in place)
-  const memory = createIndexMemory();
-  const flush = async () => {
-    const warning = await flushIndexMemory(memory);
-    if (warning) log(`graph-retrieve mcp: ${warning.message}`);
-  };
+  let sources: ReturnType<typeof sourcesOf> | undefined;
+  let resident: ResidentIndex | undefined;
+  const given = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)) as RetrieveOptions;
 
-  const refresh = async (): Promise<WarmState> => {
+  const check = async (): Promise<WarmState> => {
     const loaded = await loadConfig(root);
-    const given = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
     const options: RetrieveOptions = { ...configToRetrieveOptions(loaded?.config), ...given };
-    const { key, paths } = await fingerprintOf(root, options);
-    if (state && key === lastKey) return state;
-    // the key holds every path: the folders to watch change only with it
-    watch?.follow(paths);
     const started = Date.now();
-    const retriever = await createRetriever({ ...options, root, memory });
+    // a rebuild starts from the previous one in memory (only changed files parsed, the graph updated in place)
+    const retriever = await createRetriever({ ...options, root, ...(resident ? { memory: resident.memory } : {}) });
+    const now = sourcesOf(retriever, options);
+    if (state && sources && now.options === sources.options && now.graph === sources.graph && now.history === sources.history) return state;
     state = { retriever, options, generation: (state?.generation ?? 0) + 1 };
-    lastKey = key;
-    const what = state.generation === 1 ? "indexed" : "re-indexed (files changed)";
-    log(`graph-retrieve mcp: ${what} ${paths.length} files under ${root} in ${Date.now() - started} ms${loaded ? ` (config: ${loaded.source})` : ""}`);
+    sources = now;
+    // a graph the watch's refresh already made (and logged) is taken as it is; this call's own work is logged
+    const cache = retriever.codeGraph.cache;
+    const worked = !cache || cache.parsed > 0 || !cache.graphReused;
+    const what = state.generation === 1 ? "indexed" : worked ? "re-indexed (files changed)" : undefined;
+    if (what) log(`graph-retrieve mcp: ${what} ${retriever.codeGraph.stats.files} files under ${root} in ${Date.now() - started} ms${loaded ? ` (config: ${loaded.source})` : ""}`);
     return state;
   };
 
-  // a change seen by the watch: the same check, queued like a call's (a call meanwhile waits for it), once
-  // for any number of changes until it starts
-  let checkQueued = false;
-  const changed = () => {
-    if (checkQueued) return;
-    checkQueued = true;
-    const check = () => {
-      checkQueued = false;
-      return refresh();
-    };
-    queue = queue.then(check, check).then(flush, () => undefined);
+  const residentFor = async (): Promise<ResidentIndex> => {
+    if (!resident) {
+      // the scan a watch's refresh makes: the one the config and the flags ask for when the server starts
+      const options: RetrieveOptions = { ...configToRetrieveOptions((await loadConfig(root))?.config), ...given };
+      resident = createResidentIndex({
+        root,
+        ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+        scan: { include: options.include, exclude: options.exclude, maxFileBytes: options.maxFileBytes },
+        label: "graph-retrieve mcp",
+        log,
+        watch,
+      });
+    }
+    return resident;
   };
-  const watch = watching ? watchFolders(root, changed, (line) => log(`graph-retrieve mcp: ${line}`)) : undefined;
 
   return {
-    current() {
-      const next = queue.then(refresh, refresh);
-      // the index is written after the caller has its answer, before the next check
-      queue = next.then(flush, () => undefined);
-      return next;
+    async current() {
+      return (await residentFor()).run(check);
     },
-    close() {
-      watch?.close();
+    async close() {
+      await resident?.close();
     },
   };
 }
