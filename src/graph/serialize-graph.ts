@@ -11,7 +11,7 @@
  */
 import { COMPACT_GRAPH_FORMAT, createEmptyGraph, edgeKey, type CompactGraph, type EdgeAttributes, type Graph, type NodeAttributes } from "./code-graph.js";
 
-export { COMPACT_GRAPH_FORMAT, type CompactGraph } from "./code-graph.js";
+export type { CompactGraph } from "./code-graph.js";
 
 /**
  * The compact form of an assembled graph.

@@ -32,7 +32,6 @@ import {
 
 export {
   createGlossary,
-  createStopwords,
   createThesaurus,
   extendGlossary,
   extendThesaurus,
@@ -43,7 +42,7 @@ export {
   readStopwords,
   readThesaurus,
 } from "./query-data.js";
-export type { Glossary, Stopwords, Thesaurus, ThesaurusEntry, ThesaurusGroup } from "./query-data.js";
+export type { Glossary, Thesaurus } from "./query-data.js";
 
 /** Where a query term came from. */
 export type QueryTermSource = "task" | "verbatim" | "keyword" | "glossary" | "thesaurus";

@@ -80,7 +80,7 @@ export interface RetrieveOptions {
   historyCommits?: number;
 }
 
-export { DEFAULT_MAX_CYCLES, DEFAULT_BUDGET_TOKENS };
+export { DEFAULT_BUDGET_TOKENS };
 export const DEFAULT_MAX_RESULTS = 50;
 
 /** Validate the numeric options; a bad one is the caller's mistake. */

@@ -6,8 +6,7 @@
  * import { defaultCacheDir } from "./store/index.js";
  * defaultCacheDir("/home/me/app", { platform: process.platform, env: process.env, homedir: os.homedir() });
  */
-export { CACHE_APP_NAME, defaultCacheDir, rootKey, userCacheBase, type CacheDirContext } from "./cache-dir.js";
-export { hashContent } from "../util/content-hash.js";
+export { CACHE_APP_NAME, defaultCacheDir, rootKey, userCacheBase } from "./cache-dir.js";
 export {
   GRAPH_FILE,
   INDEX_FILE,
@@ -20,6 +19,5 @@ export {
   type StoredGraph,
 } from "./index-store.js";
 export { configFileNames, resolutionFingerprint } from "./resolution-fingerprint.js";
-export { CACHE_TAG_FILE, claimStoreFolder, ForeignFolderError } from "./store-folder.js";
-export { createStoreHeader, headerMismatch, STORE_SCHEMA, type StoreHeader } from "./store-header.js";
-export { writeFileAtomic } from "./write-atomic.js";
+export { CACHE_TAG_FILE, ForeignFolderError } from "./store-folder.js";
+export { createStoreHeader, type StoreHeader } from "./store-header.js";

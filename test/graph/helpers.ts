@@ -1,6 +1,6 @@
 import type { CodeGraph, EdgeAttributes } from "../../src/index.js";
 
-export { FIXTURES, REPO_ROOT, fixtureRoot, readEdgeTable, type EdgeRow } from "../support/fixtures.js";
+export { FIXTURES, REPO_ROOT, fixtureRoot, readEdgeTable } from "../support/fixtures.js";
 
 /** An import or re-export edge, flattened for exact comparison. */
 export interface FlatEdge {

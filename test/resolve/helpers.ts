@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { languageForPath } from "../../src/parse/languages.js";
 
-export { FIXTURES, fixtureRoot, readEdgeTable as readEdges, type EdgeRow as Edge } from "../support/fixtures.js";
+export { fixtureRoot, readEdgeTable as readEdges } from "../support/fixtures.js";
 
 /** Source files under `root`, root-relative POSIX, sorted; node_modules left out (a stand-in for the scan stage). */
 export function listSourceFiles(root: string): string[] {

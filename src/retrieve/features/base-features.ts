@@ -61,7 +61,6 @@ export const BASE_FEATURES = [
 /** A file the history never saw changing is this many days old to the model (past any window). */
 const NEVER_CHANGED_DAYS = 10_000;
 
-export type BaseFeature = (typeof BASE_FEATURES)[number];
 
 /** Folders whose files a change to the source seldom touches: examples, docs, demos, scripts, benchmarks, stories, mocks. */
 const AUX_FOLDER = /(^|\/)(examples?|docs?|demos?|scripts?|bench(marks?)?|stories|storybook|mocks?|__mocks__|fixtures?|playground|sandbox|e2e|website|site)\//i;

@@ -15,7 +15,7 @@ import { RELATION_FEATURES } from "../features/relation-features.js";
 import { RANKER_FILE } from "../query-data.js";
 import { decodeRanker, type RankerModel, type RankerStage } from "./ranker-file.js";
 
-export type { RankerModel, RankerStage, RankerTree } from "./ranker-file.js";
+export type { RankerModel, RankerStage } from "./ranker-file.js";
 
 /** The shipped model: data/ranker.bin. */
 export const DEFAULT_MODEL_PATH = RANKER_FILE;
