@@ -328,6 +328,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
 
   // ---- index: written when anything in it changed (with memory: remembered now, written when flushed)
   let saved = false;
+  let writeError: string | undefined;
   if (cacheDir !== undefined && header && loaded) {
     const changed =
       !loaded.found ||
@@ -358,7 +359,9 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
         await write();
         saved = true;
       } catch (error) {
-        diagnostics.push(indexWriteWarning(cacheDir, error));
+        const warning = indexWriteWarning(cacheDir, error);
+        writeError = warning.message;
+        diagnostics.push(warning);
       }
     }
   }
@@ -393,6 +396,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     graphReused,
     ...(graphUpdated !== undefined ? { graphUpdated } : {}),
     saved,
+    ...(writeError !== undefined ? { writeError } : {}),
     workers,
   };
   diagnostics.sort((a, b) => byCodeUnit(a.path ?? "", b.path ?? "") || byCodeUnit(a.message, b.message));

@@ -8,6 +8,7 @@
  */
 import type { CodeGraph } from "../graph/code-graph.js";
 import { HIGH_BAND, LOW_BAND, MEDIUM_BAND } from "../retrieve/bands.js";
+import { shortTask } from "./short-task.js";
 import type { CochangeEdge } from "../history/file-history.js";
 import { COCHANGE_STYLE } from "./graph-dot.js";
 import type { RetrievalResult } from "../types.js";
@@ -129,7 +130,7 @@ export function renderDot(result: RetrievalResult, codeGraph: CodeGraph, options
   }
   const context = result.files.filter((f) => f.relevance >= CONTEXT_RELEVANCE).length;
   const title =
-    `${result.task}\n${context} context file${context === 1 ? "" : "s"} · ${result.stats.cycles} cycle${result.stats.cycles === 1 ? "" : "s"} · ` +
+    `${shortTask(result.task)}\n${context} context file${context === 1 ? "" : "s"} · ${result.stats.cycles} cycle${result.stats.cycles === 1 ? "" : "s"} · ` +
     `${result.stats.candidates} candidates of ${result.stats.files} files` +
     (sub.omitted > 0 ? ` · ${sub.omitted} near candidates not drawn` : "");
 

@@ -5,6 +5,7 @@
  */
 import { CONTEXT_THRESHOLD, EXCLUDE_BELOW } from "../retrieve/bands.js";
 import type { RetrievalResult } from "../types.js";
+import { shortTask } from "./short-task.js";
 
 const MAX_LISTED = 8;
 
@@ -19,7 +20,7 @@ function list(items: readonly string[], max = MAX_LISTED): string {
  * console.log(renderText(await retrieve("Add rate limiting to the API endpoints")));
  */
 export function renderText(result: RetrievalResult): string {
-  const lines: string[] = [`## Context retrieval: ${result.task}`, ""];
+  const lines: string[] = [`## Context retrieval: ${shortTask(result.task)}`, ""];
   for (const cycle of result.cycles) {
     lines.push(`Cycle ${cycle.cycle}:`);
     if (cycle.cycle === 1) lines.push(`- Searched: ${list(cycle.keywords.map((k) => `"${k}"`), 16)}`);
@@ -27,7 +28,7 @@ export function renderText(result: RetrievalResult): string {
     if (cycle.expandedFrom.length > 0) {
       lines.push(`- Expanded along the graph: ${list(cycle.expandedFrom.map((e) => `${e.path} (from ${e.via})`))}`);
     }
-    lines.push(`- Candidates: ${cycle.candidates} files`);
+    lines.push(`- Candidates: ${cycle.candidates} file${cycle.candidates === 1 ? "" : "s"}`);
     if (cycle.lifted && cycle.lifted.length > 0) {
       lines.push(`- Lifted by their ties: ${list(cycle.lifted.map((l) => `${l.path} ${l.from.toFixed(2)} → ${l.to.toFixed(2)} (${l.tie})`), 4)}`);
     }

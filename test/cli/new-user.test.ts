@@ -1,0 +1,235 @@
+/**
+ * What a new user hits on the command line (issue 20): tasks from stdin or a
+ * file, exit codes and last lines that name the real cause, hints for a
+ * mistyped command or flag, an absolute JSON root, -q hiding the progress
+ * bar. Each runs the CLI in-process on a real fixture or a temporary folder.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { runCli, type CliIo } from "../../src/cli/run-cli.js";
+import { graphCacheOptions } from "../../src/cli/cache-options.js";
+import { PROGRESS_DELAY_MS } from "../../src/cli/progress-bar.js";
+import type { RetrievalResult } from "../../src/index.js";
+import { fixtureRoot, REPO_ROOT } from "../support/fixtures.js";
+
+const AUTH = fixtureRoot("auth-service");
+const TASK = "fix the token expiry bug";
+const scratch = mkdtempSync(join(tmpdir(), "graph-retrieve-new-user-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stderr's lines without the final empty one. */
+  errLines: string[];
+}
+
+/** The CLI in this process; `io` adds stdin (piped text or a terminal) and such. */
+async function cli(argv: string[], io: Partial<CliIo> = {}): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(argv, {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    cwd: REPO_ROOT,
+    isStderrTty: false,
+    ...io,
+  });
+  return { code, stdout, stderr, errLines: stderr.split("\n").filter((line) => line !== "") };
+}
+
+/** stdin with `text` piped in. */
+function piped(text: string): Partial<CliIo> {
+  return { isStdinTty: false, readStdin: async () => text };
+}
+
+/** A fresh folder under the scratch folder with these files. */
+function folder(name: string, files: Record<string, string>): string {
+  const root = join(scratch, name);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  mkdirSync(root, { recursive: true });
+  return root;
+}
+
+describe("the task from stdin, --task-file or --task (issue 20, point 3)", () => {
+  it("`-` reads the task from stdin", async () => {
+    const run = await cli(["-", "--root", AUTH, "--no-cache", "--format", "json"], piped(`${TASK}\n`));
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.stdout) as RetrievalResult).task).toBe(TASK);
+  });
+
+  it("--task-file reads it from a file, outside the root too", async () => {
+    const root = folder("task-file", { "issue.md": `# ${TASK}\n\nThe session ends early.\n` });
+    const run = await cli(["--task-file", join(root, "issue.md"), "--root", AUTH, "--no-cache"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n")[0]).toBe(`## Context retrieval: # ${TASK} The session ends early.`);
+  });
+
+  it("--task takes a word as the task, never as a command", async () => {
+    const run = await cli(["--task", "indx", "--root", AUTH, "--no-cache", "-q"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n")[0]).toBe("## Context retrieval: indx");
+  });
+
+  it.each([
+    ["a missing --task-file: exit 1", ["--task-file", "no/such/issue.md"], {}, 1, /^graph-retrieve: cannot read --task-file "no\/such\/issue\.md": no such file \(check the path\)$/],
+    ["an empty task on stdin: exit 2", ["-"], piped(" \n"), 2, /^graph-retrieve: the task read from stdin is empty/],
+    ["`-` with stdin a terminal: exit 2", ["-"], { isStdinTty: true, readStdin: async () => "" }, 2, /"-" reads the task from stdin, but nothing is piped in/],
+    ["no task while stdin is a pipe: says to add -", [], piped(TASK), 2, /^graph-retrieve: no task given .*to read it from stdin, add -: echo "…" \| graph-retrieve - --root DIR/],
+    ["a task and --task-file both", [TASK, "--task-file", "issue.md"], {}, 2, /give the task once/],
+  ])("%s", async (_name, argv, io, code, message) => {
+    const run = await cli([...argv, "--root", AUTH, "--no-cache"], io);
+    expect(run.code).toBe(code);
+    expect(run.stdout).toBe("");
+    expect(run.errLines).toEqual([expect.stringMatching(message)]);
+  });
+
+  it("an empty --task-file: exit 2", async () => {
+    const root = folder("empty-task-file", { "issue.md": "\n\n" });
+    const run = await cli(["--task-file", join(root, "issue.md"), "--root", AUTH, "--no-cache"]);
+    expect(run.code).toBe(2);
+    expect(run.errLines).toEqual([expect.stringMatching(/the task read from --task-file ".*issue\.md" is empty/)]);
+  });
+
+  it("a long task is shortened in the text heading and kept whole in JSON", async () => {
+    const long = `${TASK} ${"and the session cookie is stale again ".repeat(2_500)}`.trim();
+    const text = await cli(["-", "--root", AUTH, "--no-cache", "-q"], piped(long));
+    expect(text.code).toBe(0);
+    const heading = text.stdout.split("\n")[0] ?? "";
+    expect(heading.length).toBeLessThan(250);
+    expect(heading).toMatch(new RegExp(`^## Context retrieval: ${TASK} and the session .* … \\(${long.length} characters\\)$`));
+    expect(text.stdout.length).toBeLessThan(20_000);
+    const json = await cli(["-", "--root", AUTH, "--no-cache", "-q", "--format", "json"], piped(long));
+    expect((JSON.parse(json.stdout) as RetrievalResult).task).toBe(long);
+  });
+});
+
+describe("exit codes and last lines that tell the truth (issue 20, point 4)", () => {
+  it("a root with no source file: exit 1, the last line says so", async () => {
+    const root = folder("no-sources", { "docs/notes.md": "# notes\n", "README.md": "hi\n" });
+    for (const argv of [[TASK], ["graph"], ["index"]]) {
+      const run = await cli([...argv, "--root", root, "--cache-dir", join(scratch, "cache-no-sources")]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.errLines.at(-1)).toMatch(/^graph-retrieve: no TypeScript or JavaScript source file under the root .*no-sources \(pass --root with the project folder;/);
+    }
+  });
+
+  it("an --include that matches nothing: exit 1, naming the glob", async () => {
+    const run = await cli([TASK, "--root", AUTH, "--no-cache", "--include", "source/**"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.errLines.at(-1)).toMatch(/^graph-retrieve: no source file under the root .*auth-service matches --include 'source\/\*\*' \(globs are relative to the root/);
+  });
+
+  it("an absolute --include: exit 1, globs are relative to the root, with the relative glob to write", async () => {
+    const run = await cli([TASK, "--root", AUTH, "--no-cache", "--include", `${AUTH}/src/**`]);
+    expect(run.code).toBe(1);
+    expect(run.errLines.at(-1)).toBe(`graph-retrieve: --include '${AUTH}/src/**' is an absolute path: globs are relative to the root ${AUTH} (write 'src/**')`);
+  });
+
+  it("index fails in one line when the index folder cannot be written", async () => {
+    const blocker = folder("blocker", { "a-file": "not a folder\n" });
+    const run = await cli(["index", "--root", AUTH, "--cache-dir", join(blocker, "a-file", "cache"), "-q"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.errLines).toEqual([expect.stringMatching(/^graph-retrieve index: nothing was indexed: could not write the index to .*a-file\/cache \(ENOTDIR; check the folder is writable, or pass --cache-dir DIR\)$/)]);
+  });
+
+  it("index reads the config's include / exclude as graph does", async () => {
+    const root = folder("config-include", {
+      "graph-retrieve.config.json": JSON.stringify({ include: ["src/**"], exclude: ["src/skip.ts"] }),
+      "src/a.ts": "export const a = 1;\n",
+      "src/skip.ts": "export const s = 1;\n",
+      "scripts/tool.ts": "export const t = 1;\n",
+    });
+    const cacheDir = join(scratch, "cache-config-include");
+    const index = await cli(["index", "--root", root, "--cache-dir", cacheDir, "--format", "json", "--no-history"]);
+    expect(index.code).toBe(0);
+    expect((JSON.parse(index.stdout) as { files: number }).files).toBe(1);
+    const graph = await cli(["graph", "--root", root, "--cache-dir", cacheDir, "--no-history"]);
+    const files = (JSON.parse(graph.stdout) as { nodes: Array<{ id: string; kind: string }> }).nodes.filter((n) => n.kind === "file");
+    expect(files.map((n) => n.id)).toEqual(["src/a.ts"]);
+  });
+
+  it("index rejects an invalid config as the other commands do", async () => {
+    const root = folder("config-bad-strategy", { "graph-retrieve.config.json": JSON.stringify({ strategy: "fast" }), "src/a.ts": "export const a = 1;\n" });
+    for (const argv of [["index"], ["graph"], [TASK]]) {
+      const run = await cli([...argv, "--root", root, "--cache-dir", join(scratch, "cache-bad-strategy")]);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.errLines).toEqual([expect.stringMatching(/^graph-retrieve\.config\.json: "strategy" must be one of "graph", /)]);
+    }
+  });
+
+  it.each([
+    ["indx", "index"],
+    ["grap", "graph"],
+    ["demon", "daemon"],
+  ])("a lone word one edit from a command (%s) is a usage error naming the command", async (word, command) => {
+    const run = await cli([word, "--root", AUTH, "--no-cache"]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.errLines).toEqual([`graph-retrieve: "${word}" is not a command: did you mean graph-retrieve ${command}? (to retrieve for the word itself, pass --task "${word}")`]);
+  });
+
+  it("a task of several words near a command name is a task", async () => {
+    const run = await cli(["indx cookies", "--root", AUTH, "--no-cache", "-q"]);
+    expect(run.code).toBe(0);
+  });
+
+  it("an unknown flag names the closest one, quotes balanced", async () => {
+    const run = await cli([TASK, "--foramt", "json", "--root", AUTH]);
+    expect(run.code).toBe(2);
+    expect(run.errLines).toEqual(["graph-retrieve: unknown option --foramt (did you mean --format? see graph-retrieve --help)"]);
+    const far = await cli(["graph", "--bogus"]);
+    expect(far.errLines).toEqual(['graph-retrieve: unknown option --bogus (see graph-retrieve --help; a task that starts with "-" goes after --: graph-retrieve -- "--bogus …")']);
+    for (const line of [...run.errLines, ...far.errLines]) {
+      expect((line.match(/"/g) ?? []).length % 2).toBe(0);
+      expect((line.match(/'/g) ?? []).length % 2).toBe(0);
+    }
+  });
+});
+
+describe("small ones (issue 20, point 11)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("JSON's root is the absolute root, whatever --root was given as", async () => {
+    const run = await cli([TASK, "--root", "fixtures/auth-service", "--no-cache", "--format", "json", "-q"]);
+    expect((JSON.parse(run.stdout) as RetrievalResult).root).toBe(join(REPO_ROOT, "fixtures", "auth-service"));
+    const graph = await cli(["graph", "--root", "fixtures/auth-service", "--no-cache", "-q"]);
+    expect((JSON.parse(graph.stdout) as { root: string }).root).toBe(join(REPO_ROOT, "fixtures", "auth-service"));
+  });
+
+  it("-q hides the progress bar on a terminal", () => {
+    vi.useFakeTimers();
+    const drawn = (quiet: boolean): string => {
+      let progress = "";
+      const io: CliIo = { stdout: () => {}, stderr: () => {}, cwd: REPO_ROOT, isStderrTty: true, progress: (text) => void (progress += text) };
+      const { options, finish } = graphCacheOptions({ quiet, "no-cache": true }, io, ".");
+      options.onProgress?.(1, 10);
+      vi.advanceTimersByTime(PROGRESS_DELAY_MS * 2);
+      options.onProgress?.(5, 10);
+      finish();
+      return progress;
+    };
+    expect(drawn(false)).toMatch(/indexing \[#+-+\] 5\/10 files/);
+    expect(drawn(true)).toBe("");
+  });
+
+  it("one candidate is '1 file'", async () => {
+    const root = folder("one-file", { "src/session.ts": "export function refreshSession(token: string) { return token; }\n" });
+    const run = await cli(["refresh the session token", "--root", root, "--no-cache", "--no-history", "-q"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("- Candidates: 1 file\n");
+    expect(run.stdout).not.toMatch(/\b1 files\b/);
+  });
+});
