@@ -42,7 +42,7 @@ export type {
   RetrieveOptions,
 } from "./retrieve/retrieve-options.js";
 export { STRATEGIES } from "./retrieve/retrieve-options.js";
-export { bandOf, CONTEXT_THRESHOLD, EXCLUDE_BELOW, HIGH_BAND, LOW_BAND, MEDIUM_BAND } from "./retrieve/bands.js";
+export { bandOf, bandRange, BANDS, CONTEXT_THRESHOLD, formatRelevance, EXCLUDE_BELOW, HIGH_BAND, LOW_BAND, MEDIUM_BAND } from "./retrieve/bands.js";
 export type { TaskQuery, QueryTerm } from "./retrieve/query.js";
 export { renderJson } from "./render/retrieval-json.js";
 export { renderText } from "./render/retrieval-text.js";

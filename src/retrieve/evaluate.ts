@@ -7,7 +7,7 @@
  * The reason names the evidence that stands out, in the pattern's words.
  */
 import { byCodeUnit } from "../util/sort.js";
-import { CONTEXT_THRESHOLD, LOW_BAND, MEDIUM_BAND } from "./bands.js";
+import { CONTEXT_THRESHOLD, formatRelevance, LOW_BAND, MEDIUM_BAND } from "./bands.js";
 import type { RankedFile } from "./assemble-result.js";
 import type { PoolOrigin } from "./features/candidate-pool.js";
 import type { TaskFeatures } from "./features/extract.js";
@@ -54,7 +54,7 @@ function tieOf(i: number, graph: PoolGraph, paths: readonly string[], relevance:
   const consider = (h: number, text: string) => {
     const value = relevance.get(paths[h]!) ?? 0;
     if (h === i || value < LOW_BAND) return;
-    if (!best || value > best.relevance) best = { relevance: value, text: `${text} ${paths[h]} (${value.toFixed(2)})` };
+    if (!best || value > best.relevance) best = { relevance: value, text: `${text} ${paths[h]} (${formatRelevance(value)})` };
   };
   graph.uses.forEach((list, h) => {
     if (list.some(([j]) => j === i)) consider(h, "defines names used by");

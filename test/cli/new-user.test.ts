@@ -4,7 +4,7 @@
  * mistyped command or flag, an absolute JSON root, -q hiding the progress
  * bar. Each runs the CLI in-process on a real fixture or a temporary folder.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -158,13 +158,15 @@ describe("exit codes and last lines that tell the truth (issue 20, point 4)", ()
     expect(files.map((n) => n.id)).toEqual(["src/a.ts"]);
   });
 
-  it("index rejects an invalid config as the other commands do", async () => {
+  it("index rejects an invalid config as the other commands do, before indexing anything", async () => {
     const root = folder("config-bad-strategy", { "graph-retrieve.config.json": JSON.stringify({ strategy: "fast" }), "src/a.ts": "export const a = 1;\n" });
+    const cacheDir = join(scratch, "cache-bad-strategy");
     for (const argv of [["index"], ["graph"], [TASK]]) {
-      const run = await cli([...argv, "--root", root, "--cache-dir", join(scratch, "cache-bad-strategy")]);
+      const run = await cli([...argv, "--root", root, "--cache-dir", cacheDir]);
       expect(run.code).toBe(2);
       expect(run.stdout).toBe("");
       expect(run.errLines).toEqual([expect.stringMatching(/^graph-retrieve\.config\.json: "strategy" must be one of "graph", /)]);
+      expect(existsSync(cacheDir)).toBe(false);
     }
   });
 
