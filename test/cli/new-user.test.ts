@@ -11,7 +11,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { runCli, type CliIo } from "../../src/cli/run-cli.js";
 import { graphCacheOptions } from "../../src/cli/cache-options.js";
 import { PROGRESS_DELAY_MS } from "../../src/cli/progress-bar.js";
-import type { RetrievalResult } from "../../src/index.js";
+import { buildGraph, suggestFilePaths, type RetrievalResult } from "../../src/index.js";
+import { resolveFilePath as resolveMcpPath } from "../../src/mcp/resolve-path.js";
 import { fixtureRoot, REPO_ROOT } from "../support/fixtures.js";
 
 const AUTH = fixtureRoot("auth-service");
@@ -233,5 +234,23 @@ describe("small ones (issue 20, point 11)", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("- Candidates: 1 file\n");
     expect(run.stdout).not.toMatch(/\b1 files\b/);
+  });
+});
+
+describe("one suggestion for a path, in --explain and in MCP (issue 20, point 8)", () => {
+  it("a path without its src/ prefix: --explain and explain_file both suggest the file it names", async () => {
+    const run = await cli([TASK, "--root", AUTH, "--no-cache", "--explain", "auth/tokens.ts"]);
+    expect(run.code).toBe(2);
+    expect(run.errLines).toEqual(['graph-retrieve: --explain "auth/tokens.ts" is not a source file under the root (did you mean src/auth/tokens.ts? give a path relative to the root or to the current folder)']);
+    const codeGraph = await buildGraph(AUTH);
+    expect(resolveMcpPath(codeGraph, "auth/tokens.ts")).toEqual({ error: `"auth/tokens.ts" is not a source file under the root ${AUTH} (did you mean src/auth/tokens.ts?)` });
+  });
+
+  it("ranks by the folders a path shares, then by a name a typo away", () => {
+    const known = ["src/auth/session.ts", "src/cache/session.ts", "src/cache/store.ts", "lib/session-store.ts"];
+    expect(suggestFilePaths(known, "cache/session.ts")).toEqual(["src/cache/session.ts"]);
+    expect(suggestFilePaths(known, "lib/cache/session.ts")).toEqual(["src/cache/session.ts", "src/auth/session.ts"]);
+    expect(suggestFilePaths(known, "src/cache/stor.ts")).toEqual(["src/cache/store.ts", "lib/session-store.ts"]);
+    expect(suggestFilePaths(known, "nothing/like-it.ts")).toEqual([]);
   });
 });
