@@ -3,14 +3,13 @@
  * exit codes (0 ok, 1 runtime failure, 2 usage). It reaches the library only
  * through src/index.ts.
  */
-import { GraphRetrieveError, isKnownError, stopParseWorkers, UsageError, type IndexMemory } from "../index.js";
+import { closestWords, GraphRetrieveError, isKnownError, stopParseWorkers, UsageError, type IndexMemory } from "../index.js";
 import { runGraphCommand } from "./graph-command.js";
 import { runIndexCommand } from "./index-command.js";
 import { runRetrieveCommand } from "./retrieve-command.js";
 import { HELP, VERSION } from "./help.js";
 import { escapeControlCharacters } from "./terminal-text.js";
 import { LONG_FLAGS, readArgv, timeoutMessage, unknownOptionOf, type CliValues } from "./options.js";
-import { closestWords } from "../util/edit-distance.js";
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIo {

@@ -6,6 +6,7 @@
  */
 import { UsageError } from "../errors.js";
 import type { CodeGraph } from "../graph/code-graph.js";
+import { suggestFilePaths } from "../graph/resolve-file-path.js";
 import type { RetrievalResult, RetrievedFile } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { termsOf } from "../util/terms.js";
@@ -55,7 +56,9 @@ export function renderExplanation(result: RetrievalResult, codeGraph: CodeGraph,
   const normalised = path.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
   const parsed = codeGraph.files.get(normalised);
   if (!parsed) {
-    throw new UsageError(`renderExplanation: "${path}" is not a source file under the root (give a root-relative path such as ${result.files[0]?.path ?? "src/index.ts"})`);
+    const close = suggestFilePaths([...codeGraph.files.keys()], normalised);
+    const hint = close.length > 0 ? `did you mean ${close.join(", ")}?` : `give a root-relative path such as ${result.files[0]?.path ?? "src/index.ts"}`;
+    throw new UsageError(`renderExplanation: "${path}" is not a source file under the root (${hint})`);
   }
   const ranked = new Map(result.files.map((f) => [f.path, f]));
   const file = ranked.get(normalised);
