@@ -11,7 +11,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { runCli, type CliIo } from "../../src/cli/run-cli.js";
 import { graphCacheOptions } from "../../src/cli/cache-options.js";
 import { PROGRESS_DELAY_MS } from "../../src/cli/progress-bar.js";
-import { buildGraph, suggestFilePaths, type RetrievalResult } from "../../src/index.js";
+import { buildGraph, isAssetSpecifier, suggestFilePaths, type RetrievalResult } from "../../src/index.js";
 import { resolveFilePath as resolveMcpPath } from "../../src/mcp/resolve-path.js";
 import { fixtureRoot, REPO_ROOT } from "../support/fixtures.js";
 
@@ -252,5 +252,36 @@ describe("one suggestion for a path, in --explain and in MCP (issue 20, point 8)
     expect(suggestFilePaths(known, "lib/cache/session.ts")).toEqual(["src/cache/session.ts", "src/auth/session.ts"]);
     expect(suggestFilePaths(known, "src/cache/stor.ts")).toEqual(["src/cache/store.ts", "lib/session-store.ts"]);
     expect(suggestFilePaths(known, "nothing/like-it.ts")).toEqual([]);
+  });
+});
+
+describe("warnings worth reading (issue 20, point 6)", () => {
+  it("unresolved asset imports are counted apart from code; alone they warn of nothing", async () => {
+    const root = folder("assets", {
+      "src/app.ts": [
+        'import "./styles/app.scss";',
+        'import "./styles/reset.css?inline";',
+        'import font from "../fonts/inter.woff2";',
+        'import logo from "./logo.svg";',
+        'import data from "./data.json";',
+        'import { gone } from "./gone";',
+        "export const app = [font, logo, data, gone];",
+        "",
+      ].join("\n"),
+      "lib/only-assets.ts": 'import "./theme.css";\nexport const theme = 1;\n',
+    });
+    const run = await cli(["graph", "--root", root, "--no-cache", "--no-history"]);
+    expect(run.code).toBe(0);
+    expect(run.errLines).toEqual([
+      "warning: 1 import specifier(s) of code did not resolve to a file under the root (graph --format json lists them; 6 asset imports (.css, .woff2, .json…) are not code and not counted)",
+    ]);
+    const assetsOnly = await cli(["graph", "--root", root, "--no-cache", "--no-history", "--include", "lib/**"]);
+    expect(assetsOnly.code).toBe(0);
+    expect(assetsOnly.stderr).toBe("");
+  });
+
+  it("an asset is known by its ending, query and hash aside", () => {
+    expect(["./a.css", "./a.module.scss", "../f/inter.woff2", "./i.PNG", "./d.json", "./raw.txt?raw", "./s.svg#icon"].map(isAssetSpecifier)).toEqual([true, true, true, true, true, true, true]);
+    expect(["./tokens", "./tokens.ts", "lodash/fp.js", "@scope/pkg", "./v1.2/x", "./comp.vue"].map(isAssetSpecifier)).toEqual([false, false, false, false, false, false]);
   });
 });
