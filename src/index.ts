@@ -17,7 +17,7 @@ export { buildGraph, type BuildGraphOptions } from "./graph/build-graph.js";
 export { resolveFilePath, suggestFilePaths, MAX_PATH_SUGGESTIONS, type FilePathLookup } from "./graph/resolve-file-path.js";
 export { closestWords, editDistance } from "./util/edit-distance.js";
 export { isAssetImportDiagnostic, unresolvedSpecifierOf } from "./resolve/index.js";
-export { ASSET_EXTENSIONS, isAssetSpecifier } from "./parse/languages.js";
+export { ASSET_EXTENSIONS, isAssetSpecifier } from "./resolve/asset-specifiers.js";
 export { createIndexMemory, flushIndexMemory, prepareIndexMemory, type IndexMemory } from "./graph/index-memory.js";
 export { preloadParser, stopParseWorkers, ParseStoppedError } from "./parse/parse-files.js";
 export { defaultCacheDir, userCacheBase, type CacheDirContext } from "./store/cache-dir.js";

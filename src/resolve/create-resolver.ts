@@ -11,7 +11,7 @@
 import { posix } from "node:path";
 import { loadTypescript, type ts } from "./typescript.js";
 import type { Diagnostic, ImportKind, Resolution } from "../types.js";
-import { isAssetSpecifier } from "../parse/languages.js";
+import { isAssetSpecifier } from "./asset-specifiers.js";
 import { createConfigLoader, type ResolverConfig } from "./load-tsconfig.js";
 import type { QuickConfig } from "./quick-config.js";
 import { builtinNameOf, isRelativeSpecifier, packageNameOf, packageNameOfNodeModulesPath } from "./package-name.js";
