@@ -25,9 +25,9 @@ export async function runGraphCommand(values: CliValues, extra: string[], io: Cl
   const maxFileBytes = integerOption(values, "max-file-bytes");
   const root = resolve(io.cwd, rootArg);
   // include/exclude from the root's config file unless given as flags
-  const { include, exclude } = await withConfig(root, { include: values.include, exclude: values.exclude });
+  const { include, exclude, alsoInclude } = await withConfig(root, { include: values.include, exclude: values.exclude, alsoInclude: values["also-include"] });
   const cache = graphCacheOptions(values, io, rootArg);
-  const codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, ...cache.options }).finally(cache.finish);
+  const codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, alsoInclude, ...cache.options }).finally(cache.finish);
   if (!values.quiet) reportDiagnostics(withoutNoFilesWarning(codeGraph.diagnostics), io);
   const empty = noSourceFilesError(codeGraph.files.size, root, include, values.include !== undefined ? "--include" : "the config's include");
   if (empty) throw empty;

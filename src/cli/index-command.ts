@@ -24,15 +24,16 @@ export async function runIndexCommand(values: CliValues, extra: string[], io: Cl
   const maxFileBytes = integerOption(values, "max-file-bytes");
   const maxCommits = integerOption(values, "history-commits");
   // the root's config file, checked as every command checks it: the same include / exclude as graph and a retrieval
-  const { include, exclude, history } = await withConfig(root, {
+  const { include, exclude, alsoInclude, history } = await withConfig(root, {
     include: values.include,
     exclude: values.exclude,
+    alsoInclude: values["also-include"],
     ...(values["no-history"] ? { history: false } : {}),
   });
   const progress = graphCacheOptions(values, io, rootArg);
   let codeGraph;
   try {
-    codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, ...progress.options });
+    codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, alsoInclude, ...progress.options });
   } finally {
     progress.finish();
   }

@@ -14,6 +14,7 @@ export const OPTIONS = {
   "max-cycles": { type: "string" },
   budget: { type: "string" },
   include: { type: "string", multiple: true },
+  "also-include": { type: "string", multiple: true },
   exclude: { type: "string", multiple: true },
   keywords: { type: "string", multiple: true },
   strategy: { type: "string" },

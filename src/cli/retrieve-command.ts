@@ -34,6 +34,7 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
     // globs are not split on commas: src/{a,b}/** is one glob
     include: values.include,
     exclude: values.exclude,
+    alsoInclude: values["also-include"],
     maxFileBytes,
     maxCycles,
     budgetTokens,

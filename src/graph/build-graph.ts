@@ -620,7 +620,7 @@ function affectedFiles(
 
 /** The scan options a remembered scan was made with, as one key (another include or exclude is another scan). */
 function keyOfScanOptions(options: ScanOptions): string {
-  return JSON.stringify([options.include ?? null, options.exclude ?? null, options.maxFileBytes ?? null]);
+  return JSON.stringify([options.include ?? null, options.exclude ?? null, options.maxFileBytes ?? null, options.alsoInclude ?? null]);
 }
 
 /** What the assembled graph is a function of: each file's content hash and import targets, in path order. */

@@ -285,3 +285,38 @@ describe("warnings worth reading (issue 20, point 6)", () => {
     expect(["./tokens", "./tokens.ts", "lodash/fp.js", "@scope/pkg", "./v1.2/x", "./comp.vue"].map(isAssetSpecifier)).toEqual([false, false, false, false, false, false]);
   });
 });
+
+describe("default excludes and --include (issue 20, point 7)", () => {
+  const graphFiles = (stdout: string): string[] => (JSON.parse(stdout) as { nodes: Array<{ id: string; kind: string }> }).nodes.filter((n) => n.kind === "file").map((n) => n.id);
+
+  it("a committed build/ of scripts is read by default; build output is not", async () => {
+    const root = folder("build-scripts", {
+      "build/validate-exports.ts": "export function validateExports(names: string[]) { return names.length > 0; }\n",
+      "packages/web/build/app.js": "export const app = 1;\n",
+      "packages/web/build/app.js.map": "{}\n",
+      "src/index.ts": "export const index = 1;\n",
+    });
+    const graph = await cli(["graph", "--root", root, "--no-cache", "--no-history", "-q"]);
+    expect(graph.code).toBe(0);
+    expect(graphFiles(graph.stdout)).toEqual(["build/validate-exports.ts", "src/index.ts"]);
+    const run = await cli(["validate the exports", "--root", root, "--no-cache", "--no-history", "-q", "--format", "json"]);
+    expect((JSON.parse(run.stdout) as RetrievalResult).files[0]?.path).toBe("build/validate-exports.ts");
+  });
+
+  it("--include replaces what is read; --also-include adds to it, into a left-out folder too", async () => {
+    const root = folder("also-include", {
+      "dist/bundle-helpers.js": "export function retryRequest() { return 1; }\n",
+      "src/client.ts": "export function sendRequest() { return 2; }\n",
+      "src/client.test.ts": "export const t = 1;\n",
+    });
+    const base = ["--root", root, "--no-cache", "--no-history", "-q"];
+    expect(graphFiles((await cli(["graph", ...base])).stdout)).toEqual(["src/client.test.ts", "src/client.ts"]);
+    expect(graphFiles((await cli(["graph", ...base, "--include", "dist/**"])).stdout)).toEqual(["dist/bundle-helpers.js"]);
+    expect(graphFiles((await cli(["graph", ...base, "--also-include", "dist/**"])).stdout)).toEqual(["dist/bundle-helpers.js", "src/client.test.ts", "src/client.ts"]);
+    expect(graphFiles((await cli(["graph", ...base, "--also-include", "dist/**", "--exclude", "**/*.test.ts"])).stdout)).toEqual(["dist/bundle-helpers.js", "src/client.ts"]);
+    const index = await cli(["index", ...base.filter((a) => a !== "--no-cache"), "--cache-dir", join(scratch, "cache-also"), "--also-include", "dist/**", "--format", "json"]);
+    expect((JSON.parse(index.stdout) as { files: number }).files).toBe(3);
+    const run = await cli(["retry the request", ...base, "--also-include", "dist/**", "--format", "json"]);
+    expect((JSON.parse(run.stdout) as RetrievalResult).files.map((f) => f.path)).toContain("dist/bundle-helpers.js");
+  });
+});
