@@ -65,7 +65,7 @@ async function statKey(path: string): Promise<string> {
 
 /** A string that changes whenever the options, a scanned file or a settings file change; and the scanned files. */
 async function fingerprintOf(root: string, options: RetrieveOptions): Promise<{ key: string; paths: string[] }> {
-  const scan = await scanFiles(root, { include: options.include, exclude: options.exclude, maxFileBytes: options.maxFileBytes });
+  const scan = await scanFiles(root, { include: options.include, exclude: options.exclude, alsoInclude: options.alsoInclude, maxFileBytes: options.maxFileBytes });
   const settings = await Promise.all(SETTINGS_FILES.map(async (name) => `${name}=${await statKey(join(root, name))}`));
   const files = scan.files.map((f) => `${f.path}=${f.size}:${f.mtimeMs}`);
   return { key: [JSON.stringify(options), ...settings, ...files].join("\n"), paths: scan.files.map((f) => f.path) };

@@ -4,7 +4,8 @@
  * mistyped command or flag, an absolute JSON root, -q hiding the progress
  * bar. Each runs the CLI in-process on a real fixture or a temporary folder.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -226,6 +227,24 @@ describe("small ones (issue 20, point 11)", () => {
     };
     expect(drawn(false)).toMatch(/indexing \[#+-+\] 5\/10 files/);
     expect(drawn(true)).toBe("");
+  });
+
+  it("the README's --svg / --dot examples write new files: none names a committed file (a fresh clone refuses to replace it)", () => {
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    const committed = new Set(execFileSync("git", ["ls-files"], { cwd: REPO_ROOT, encoding: "utf8" }).split("\n"));
+    const commands = readme.split("\n").filter((line) => /^\s*(npx )?graph-retrieve .*--(svg|dot) /.test(line));
+    expect(commands.length).toBeGreaterThan(0);
+    for (const command of commands) {
+      if (command.includes("--force")) continue;
+      for (const [, file] of command.matchAll(/--(?:svg|dot) (\S+)/g)) expect(committed.has(file!), `${command}`).toBe(false);
+    }
+  });
+
+  it("the help says how to give a task, what --include and --also-include do, and the exit codes", async () => {
+    const { stdout } = await cli(["--help"]);
+    for (const text of ["graph-retrieve - [options] < issue.md", "--task-file FILE", "--task TEXT", "--include GLOB        replaces what is read", "--also-include GLOB   adds to what is read", "1 the run could not do it", "2 usage"]) {
+      expect(stdout).toContain(text);
+    }
   });
 
   it("one candidate is '1 file'", async () => {
