@@ -67,11 +67,12 @@ export const COMMANDS = ["index", "graph", "mcp", "daemon", "help"] as const;
 /**
  * A usage error for a lone word one edit away from a command (`indx`): the
  * user meant the command far more often than a retrieval for that word. A
- * task of more words, or given with --task, is never taken for a command.
+ * task of more words, or given with --task, is never taken for a command;
+ * nor is a word under 4 letters (`map` is a word, not a typo of `mcp`).
  */
 function checkNotMistypedCommand(positionals: readonly string[]): void {
   const [word] = positionals;
-  if (positionals.length !== 1 || word === undefined || !/^[a-z]+$/i.test(word)) return;
+  if (positionals.length !== 1 || word === undefined || word.length < 4 || !/^[a-z]+$/i.test(word)) return;
   const [command] = closestWords(word.toLowerCase(), COMMANDS, 1);
   if (command === undefined) return;
   throw new UsageError(`graph-retrieve: "${word}" is not a command: did you mean graph-retrieve ${command}? (to retrieve for the word itself, pass --task "${word}")`);
