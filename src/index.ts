@@ -14,6 +14,10 @@
  * @packageDocumentation
  */
 export { buildGraph, type BuildGraphOptions } from "./graph/build-graph.js";
+export { resolveFilePath, suggestFilePaths, MAX_PATH_SUGGESTIONS, type FilePathLookup } from "./graph/resolve-file-path.js";
+export { closestWords, editDistance } from "./util/edit-distance.js";
+export { isAssetImportDiagnostic, unresolvedSpecifierOf } from "./resolve/index.js";
+export { ASSET_EXTENSIONS, isAssetSpecifier } from "./resolve/asset-specifiers.js";
 export { createIndexMemory, flushIndexMemory, prepareIndexMemory, type IndexMemory } from "./graph/index-memory.js";
 export { preloadParser, stopParseWorkers, ParseStoppedError } from "./parse/parse-files.js";
 export { defaultCacheDir, userCacheBase, type CacheDirContext } from "./store/cache-dir.js";
@@ -44,7 +48,7 @@ export type {
   RetrieveOptions,
 } from "./retrieve/retrieve-options.js";
 export { STRATEGIES } from "./retrieve/retrieve-options.js";
-export { bandOf, CONTEXT_THRESHOLD, EXCLUDE_BELOW, HIGH_BAND, LOW_BAND, MEDIUM_BAND } from "./retrieve/bands.js";
+export { bandOf, bandRange, BANDS, CONTEXT_THRESHOLD, formatRelevance, EXCLUDE_BELOW, HIGH_BAND, LOW_BAND, MEDIUM_BAND } from "./retrieve/bands.js";
 export type { TaskQuery, QueryTerm } from "./retrieve/query.js";
 export { renderJson } from "./render/retrieval-json.js";
 export { renderText } from "./render/retrieval-text.js";

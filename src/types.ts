@@ -43,8 +43,17 @@ export interface ScanOptions {
   maxFileBytes?: number;
   /** Extra glob patterns (root-relative) to leave out. */
   exclude?: string[];
-  /** When given, only files matching one of these globs are kept. */
+  /**
+   * When given, only files matching one of these globs are kept: it
+   * replaces what is read (a folder left out by default, such as `dist`,
+   * is read when a glob names it).
+   */
   include?: string[];
+  /**
+   * Globs read on top of what is read anyway (or of `include`): it adds,
+   * and reopens a left-out folder it names (`dist/**`). `exclude` still wins.
+   */
+  alsoInclude?: string[];
 }
 
 export interface ScanResult {

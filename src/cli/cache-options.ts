@@ -25,13 +25,13 @@ export function cacheDirOption(values: CliValues, io: Pick<CliIo, "cwd" | "env">
   return defaultCacheDir(realRoot, { platform: process.platform, env: io.env ?? process.env, homedir: homedir() });
 }
 
-/** The graph options every command shares: the index folder (and its memory, in the daemon) and a progress bar on a terminal. */
+/** The graph options every command shares: the index folder (and its memory, in the daemon) and a progress bar on a terminal (none with --quiet). */
 export function graphCacheOptions(
   values: CliValues,
   io: CliIo,
   rootArg: string,
 ): { options: Pick<BuildGraphOptions, "cacheDir" | "onProgress" | "memory">; finish: () => void } {
-  const bar = createProgressBar(io);
+  const bar = createProgressBar(values.quiet ? { ...io, progress: undefined } : io);
   const cacheDir = cacheDirOption(values, io, rootArg);
   // in the daemon: the index in memory, for its own folder (with --no-cache there is none)
   const memory = cacheDir !== undefined ? io.memory : undefined;

@@ -45,6 +45,8 @@ export async function forwardToDaemon(argv: string[], io: ForwardIo): Promise<nu
   const { values, positionals } = parsed;
   const first = positionals[0];
   if (first === undefined || NOT_FORWARDED.has(first) || values.help || values.version || values["no-cache"]) return undefined;
+  // the task on stdin is this process's to read, not the daemon's
+  if (positionals.includes("-")) return undefined;
   let timeoutSeconds: number | undefined;
   if (values.timeout !== undefined) {
     if (!/^[0-9]+$/.test(values.timeout) || Number(values.timeout) < 1) return undefined;

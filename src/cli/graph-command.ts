@@ -4,10 +4,11 @@ import { integerOption, type CliIo, type CliValues, EXIT_OK } from "./run-cli.js
 import { withConfig } from "./config-options.js";
 import { graphCacheOptions } from "./cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
+import { noSourceFilesError, withoutNoFilesWarning } from "./no-source-files.js";
 
 const GRAPH_FORMATS = ["json", "dot"] as const;
 /** Options that only mean something to a retrieval: given to `graph`, they are a mistake, not a no-op. */
-const RETRIEVAL_ONLY = ["max-cycles", "budget", "keywords", "strategy", "model", "dot", "svg", "force", "explain"] as const;
+const RETRIEVAL_ONLY = ["task", "task-file", "max-cycles", "budget", "keywords", "strategy", "model", "dot", "svg", "force", "explain"] as const;
 
 /** `graph-retrieve graph`: build the graph and print it as JSON or DOT. */
 export async function runGraphCommand(values: CliValues, extra: string[], io: CliIo): Promise<number> {
@@ -24,12 +25,14 @@ export async function runGraphCommand(values: CliValues, extra: string[], io: Cl
   const maxFileBytes = integerOption(values, "max-file-bytes");
   const root = resolve(io.cwd, rootArg);
   // include/exclude from the root's config file unless given as flags
-  const { include, exclude } = await withConfig(root, { include: values.include, exclude: values.exclude });
+  const { include, exclude, alsoInclude } = await withConfig(root, { include: values.include, exclude: values.exclude, alsoInclude: values["also-include"] });
   const cache = graphCacheOptions(values, io, rootArg);
-  const codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, ...cache.options }).finally(cache.finish);
-  if (!values.quiet) reportDiagnostics(codeGraph.diagnostics, io);
+  const codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, alsoInclude, ...cache.options }).finally(cache.finish);
+  if (!values.quiet) reportDiagnostics(withoutNoFilesWarning(codeGraph.diagnostics), io);
+  const empty = noSourceFilesError(codeGraph.files.size, root, include, values.include !== undefined ? "--include" : "the config's include");
+  if (empty) throw empty;
   const { history } = await withConfig(root, { ...(values["no-history"] ? { history: false } : {}) });
   const cochange = history === false ? [] : await readCochangeEdges(codeGraph.root, (path) => codeGraph.files.has(path), cache.options.cacheDir !== undefined ? { cacheDir: cache.options.cacheDir } : {});
-  io.stdout(format === "dot" ? renderGraphDot(codeGraph, cochange) : renderGraphJson(codeGraph, rootArg, cochange));
+  io.stdout(format === "dot" ? renderGraphDot(codeGraph, cochange) : renderGraphJson(codeGraph, root, cochange));
   return EXIT_OK;
 }

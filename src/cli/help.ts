@@ -8,6 +8,9 @@ export const HELP = `graph-retrieve ${VERSION}: find the files a coding agent mu
 
 Usage:
   graph-retrieve "<task>" [options]        retrieve the context for a task
+  graph-retrieve - [options] < issue.md    … the task read from stdin (only with -: never waits on it otherwise)
+  graph-retrieve --task-file FILE          … the task read from a file
+  graph-retrieve --task TEXT               … the task as given, never taken for a command ("--task index")
   graph-retrieve graph [options]           dump the import/symbol graph
   graph-retrieve index [--root DIR]        build or refresh the persistent index (one summary line)
   graph-retrieve mcp [--root DIR]          serve the MCP tools over stdio (for agents)
@@ -19,8 +22,9 @@ Retrieve options:
   --format FORMAT       text (default), json, md (context pack), dot or svg (the retrieved subgraph)
   --max-cycles N        retrieval cycles, 1 or more (default 3)
   --budget TOKENS       token budget for the context and the md pack (default 20000)
-  --include GLOB        only files matching (repeatable; 'dist/**' reads dist too)
-  --exclude GLOB        leave files out (repeatable)
+  --include GLOB        replaces what is read: only files matching (repeatable; 'dist/**' reads dist alone)
+  --also-include GLOB   adds to what is read: files matching too, in dist or node_modules as well (repeatable)
+  --exclude GLOB        leave files out (repeatable; wins over both). Globs are relative to the root
   --keywords A,B        extra keywords for the first query (repeatable)
   --strategy NAME       graph (default: the learned ranker), bm25 or pagerank
   --model FILE          a ranker model trained by npm run train (default: the shipped data/ranker.bin)
@@ -51,8 +55,9 @@ Daemon (graph-retrieve daemon start):
   --cache-dir apply; its socket and log are in the index folder.
 
 Config: graph-retrieve.config.json in the root, or a "graph-retrieve" key in
-its package.json: include, exclude, maxCycles, budget, strategy, thesaurus,
-glossary. Flags given on the command line override it.
+its package.json: include, exclude, alsoInclude, maxCycles, budget, strategy,
+thesaurus, glossary, history. Every command checks it. Flags given on the
+command line override it.
 
 Common:
   --cache-dir DIR       index folder (default: the user cache folder, e.g. ~/.cache/graph-retrieve/<root hash>)
@@ -63,7 +68,15 @@ Common:
   -h, --help            this help
   -v, --version         the version
 
-Exit codes: 0 ok, 1 runtime failure, 2 usage error.
+Exit codes (a failure ends with one line saying why):
+  0 ok
+  1 the run could not do it: no source file under the root, include globs
+    that match nothing (or an absolute one: globs are relative to the root),
+    a missing root or --task-file, an index folder that cannot be written,
+    --timeout
+  2 usage: an unknown option (with the closest one), a bad value, no task or
+    an empty one, a lone word one edit from a command ("indx": did you mean
+    index? --task indx retrieves for the word), an invalid config file
 Examples:
   graph-retrieve "Fix the authentication token expiry bug" --root ./service
   graph-retrieve graph --root ./service --format dot | dot -Tsvg > graph.svg

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { buildGraph, refreshHistory, UsageError } from "../index.js";
+import { buildGraph, GraphRetrieveError, refreshHistory, UsageError } from "../index.js";
+import { noSourceFilesError, withoutNoFilesWarning } from "./no-source-files.js";
 import { withConfig } from "./config-options.js";
 import { graphCacheOptions } from "./cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
@@ -19,23 +20,31 @@ export async function runIndexCommand(values: CliValues, extra: string[], io: Cl
     throw new UsageError(`graph-retrieve index: --format must be one of ${INDEX_FORMATS.join(", ")}, got "${format}"`);
   }
   const rootArg = values.root ?? ".";
+  const root = resolve(io.cwd, rootArg);
+  const maxFileBytes = integerOption(values, "max-file-bytes");
+  const maxCommits = integerOption(values, "history-commits");
+  // the root's config file, checked as every command checks it: the same include / exclude as graph and a retrieval
+  const { include, exclude, alsoInclude, history } = await withConfig(root, {
+    include: values.include,
+    exclude: values.exclude,
+    alsoInclude: values["also-include"],
+    ...(values["no-history"] ? { history: false } : {}),
+  });
   const progress = graphCacheOptions(values, io, rootArg);
   let codeGraph;
   try {
-    codeGraph = await buildGraph(resolve(io.cwd, rootArg), {
-      maxFileBytes: integerOption(values, "max-file-bytes"),
-      include: values.include,
-      exclude: values.exclude,
-      ...progress.options,
-    });
+    codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, alsoInclude, ...progress.options });
   } finally {
     progress.finish();
   }
-  if (!values.quiet) reportDiagnostics(codeGraph.diagnostics, io);
+  if (!values.quiet) reportDiagnostics(withoutNoFilesWarning(codeGraph.diagnostics), io);
+  const empty = noSourceFilesError(codeGraph.files.size, root, include, values.include !== undefined ? "--include" : "the config's include");
+  if (empty) throw empty;
+  // an index that was not written is no index: a summary would say the opposite
+  const writeError = codeGraph.cache?.writeError;
+  if (writeError !== undefined) throw new GraphRetrieveError("io", `graph-retrieve index: nothing was indexed: ${writeError.replace(/^store: /, "").replace(", or pass --no-cache)", ", or pass --cache-dir DIR)")}`);
   // the history index beside the graph's, unless switched off
-  const { history } = await withConfig(codeGraph.root, { ...(values["no-history"] ? { history: false } : {}) });
   const cacheDir = codeGraph.cache?.dir;
-  const maxCommits = integerOption(values, "history-commits");
   const refreshed = history === false ? undefined : await refreshHistory(codeGraph.root, { ...(cacheDir !== undefined ? { cacheDir } : {}), ...(maxCommits !== undefined ? { maxCommits } : {}) });
   const cache = codeGraph.cache;
   const summary = {

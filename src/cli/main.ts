@@ -10,6 +10,13 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 const argv = process.argv.slice(2);
+
+/** All of stdin, as UTF-8 text (the task `-`). */
+async function readAllStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
 const stdout = (text: string) => process.stdout.write(text);
 const stderr = (text: string) => process.stderr.write(text);
 // a daemon serving the root answers from memory; without one the library is loaded and the command runs here
@@ -24,6 +31,8 @@ if (forwarded !== undefined) {
     stderr,
     cwd: process.cwd(),
     isStderrTty: Boolean(process.stderr.isTTY),
+    isStdinTty: Boolean(process.stdin.isTTY),
+    readStdin: readAllStdin,
     progress: stderr,
     exit: (code) => process.exit(code),
   });

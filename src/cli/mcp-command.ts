@@ -22,6 +22,7 @@ export async function runMcpCommand(values: CliValues, extra: string[], io: CliI
   const flags = {
     include: values.include,
     exclude: values.exclude,
+    alsoInclude: values["also-include"],
     maxFileBytes: integerOption(values, "max-file-bytes"),
     maxCycles: integerOption(values, "max-cycles"),
     budgetTokens: integerOption(values, "budget"),

@@ -8,10 +8,13 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 /** Shared option table: every command accepts these, unknown ones are a usage error. */
 export const OPTIONS = {
   root: { type: "string" },
+  task: { type: "string" },
+  "task-file": { type: "string" },
   format: { type: "string" },
   "max-cycles": { type: "string" },
   budget: { type: "string" },
   include: { type: "string", multiple: true },
+  "also-include": { type: "string", multiple: true },
   exclude: { type: "string", multiple: true },
   keywords: { type: "string", multiple: true },
   strategy: { type: "string" },
@@ -36,6 +39,15 @@ export const OPTIONS = {
 /** argv read against the table (throws node's error on an unknown or malformed option). */
 export function readArgv(argv: string[]) {
   return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+/** Every long flag of the table, as typed: `--root`, `--format`, … */
+export const LONG_FLAGS: readonly string[] = Object.keys(OPTIONS).map((name) => `--${name}`);
+
+/** The option node's parseArgs named as unknown (`--foramt`), from its error; undefined for any other error. */
+export function unknownOptionOf(error: unknown): string | undefined {
+  if ((error as { code?: string } | undefined)?.code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return undefined;
+  return /^Unknown option '(.+?)'\./.exec((error as Error).message)?.[1];
 }
 
 export type CliValues = ReturnType<typeof readArgv>["values"];

@@ -17,6 +17,7 @@ import {
   renderExplanation,
   renderJson,
   renderText,
+  resolveFilePath,
   UsageError,
   type CodeGraph,
   type RetrievalResult,
@@ -85,7 +86,10 @@ export async function writeRetrievalOutputs(
   if (outputs.explain !== undefined) {
     const path = rootRelative(outputs.explain, codeGraph, io);
     if (!codeGraph.files.has(path)) {
-      throw new UsageError(`graph-retrieve: --explain "${outputs.explain}" is not a source file under the root (give a path such as ${result.files[0]?.path ?? "src/index.ts"}, relative to the root or to the current folder)`);
+      // the same suggestions as the MCP server's explain_file
+      const found = resolveFilePath(codeGraph, path);
+      const hint = "suggestions" in found && found.suggestions.length > 0 ? `did you mean ${found.suggestions.join(", ")}? ` : "";
+      throw new UsageError(`graph-retrieve: --explain "${outputs.explain}" is not a source file under the root (${hint}give a path relative to the root or to the current folder)`);
     }
     report = renderExplanation(result, codeGraph, path);
   } else if (outputs.format === "json") {

@@ -1,5 +1,7 @@
 import { resolve } from "node:path";
 import { createRetriever, STRATEGIES, UsageError, type StrategyName } from "../index.js";
+import { readTask } from "./task-input.js";
+import { noSourceFilesError, withoutNoFilesWarning } from "./no-source-files.js";
 import { withConfig } from "./config-options.js";
 import { graphCacheOptions } from "./cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
@@ -14,14 +16,7 @@ function listOption(values: readonly string[] | undefined): string[] | undefined
 
 /** `graph-retrieve "<task>"`: retrieve the context and print it. */
 export async function runRetrieveCommand(values: CliValues, positionals: string[], io: CliIo): Promise<number> {
-  if (positionals.length === 0) {
-    throw new UsageError('graph-retrieve: no task given (usage: graph-retrieve "<task>" [--root DIR]; see --help)');
-  }
-  if (positionals.length > 1) {
-    throw new UsageError(`graph-retrieve: one task expected, got ${positionals.length} arguments (quote the task: graph-retrieve "fix the token expiry bug")`);
-  }
-  const task = positionals[0] ?? "";
-  if (task.trim() === "") throw new UsageError("graph-retrieve: the task is empty (describe the change in words)");
+  const task = await readTask({ positionals, task: values.task, taskFile: values["task-file"] }, io);
   // --format, --explain, --dot/--svg (refused over an existing file without --force)
   const outputs = await checkRetrievalOutputs(values, io);
   const strategy = values.strategy as StrategyName | undefined;
@@ -39,6 +34,7 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
     // globs are not split on commas: src/{a,b}/** is one glob
     include: values.include,
     exclude: values.exclude,
+    alsoInclude: values["also-include"],
     maxFileBytes,
     maxCycles,
     budgetTokens,
@@ -50,8 +46,14 @@ export async function runRetrieveCommand(values: CliValues, positionals: string[
   });
   const cache = graphCacheOptions(values, io, rootArg);
   const retriever = await createRetriever({ ...options, ...cache.options, root }).finally(cache.finish);
+  const empty = noSourceFilesError(retriever.codeGraph.files.size, root, options.include, values.include !== undefined ? "--include" : "the config's include");
+  if (empty) {
+    if (!values.quiet) reportDiagnostics(withoutNoFilesWarning(retriever.codeGraph.diagnostics), io);
+    throw empty;
+  }
   const result = await retriever.retrieve(task);
-  result.root = rootArg;
+  // the absolute root: a JSON result read later, or elsewhere, must not depend on the folder it was made in
+  result.root = root;
   if (!values.quiet) reportDiagnostics(result.diagnostics, io);
   await writeRetrievalOutputs(result, retriever.codeGraph, outputs, io, { budgetTokens: options.budgetTokens, quiet: values.quiet, ...(retriever.history ? { history: retriever.history.index } : {}) });
   return EXIT_OK;

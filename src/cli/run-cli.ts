@@ -3,13 +3,13 @@
  * exit codes (0 ok, 1 runtime failure, 2 usage). It reaches the library only
  * through src/index.ts.
  */
-import { GraphRetrieveError, isKnownError, stopParseWorkers, UsageError, type IndexMemory } from "../index.js";
+import { closestWords, GraphRetrieveError, isKnownError, stopParseWorkers, UsageError, type IndexMemory } from "../index.js";
 import { runGraphCommand } from "./graph-command.js";
 import { runIndexCommand } from "./index-command.js";
 import { runRetrieveCommand } from "./retrieve-command.js";
 import { HELP, VERSION } from "./help.js";
 import { escapeControlCharacters } from "./terminal-text.js";
-import { readArgv, timeoutMessage, type CliValues } from "./options.js";
+import { LONG_FLAGS, readArgv, timeoutMessage, unknownOptionOf, type CliValues } from "./options.js";
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIo {
@@ -18,6 +18,10 @@ export interface CliIo {
   cwd: string;
   /** True when stderr is a terminal (progress is drawn only then). */
   isStderrTty: boolean;
+  /** True when stdin is a terminal; false when something is piped in; undefined: unknown (the daemon). */
+  isStdinTty?: boolean;
+  /** All of stdin as text, for the task `-`; none: `-` is refused. */
+  readStdin?: () => Promise<string>;
   /** Raw stderr for the progress bar (it redraws its line with a carriage return); none: no bar. */
   progress?: (text: string) => void;
   /** Environment for the default index folder (XDG_CACHE_HOME, LOCALAPPDATA); default process.env. */
@@ -42,9 +46,36 @@ export function parseCliArgs(argv: string[]) {
   try {
     return readArgv(argv);
   } catch (error) {
+    const unknown = unknownOptionOf(error);
+    if (unknown !== undefined) throw new UsageError(unknownOptionMessage(unknown), { cause: error });
     const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new UsageError(`graph-retrieve: ${message} (see graph-retrieve --help)`, { cause: error });
   }
+}
+
+/** An unknown flag, with the flag it is closest to (two edits at most), or how to pass a task that starts with "-". */
+export function unknownOptionMessage(option: string): string {
+  const name = option.split("=")[0] ?? option;
+  const [closest] = name.startsWith("--") ? closestWords(name, LONG_FLAGS, 2) : [];
+  const hint = closest !== undefined ? `did you mean ${closest}? see graph-retrieve --help` : `see graph-retrieve --help; a task that starts with "-" goes after --: graph-retrieve -- "${name} …"`;
+  return `graph-retrieve: unknown option ${name} (${hint})`;
+}
+
+/** Commands a first word can name; a retrieval is any other first word. */
+export const COMMANDS = ["index", "graph", "mcp", "daemon", "help"] as const;
+
+/**
+ * A usage error for a lone word one edit away from a command (`indx`): the
+ * user meant the command far more often than a retrieval for that word. A
+ * task of more words, or given with --task, is never taken for a command;
+ * nor is a word under 4 letters (`map` is a word, not a typo of `mcp`).
+ */
+function checkNotMistypedCommand(positionals: readonly string[]): void {
+  const [word] = positionals;
+  if (positionals.length !== 1 || word === undefined || word.length < 4 || !/^[a-z]+$/i.test(word)) return;
+  const [command] = closestWords(word.toLowerCase(), COMMANDS, 1);
+  if (command === undefined) return;
+  throw new UsageError(`graph-retrieve: "${word}" is not a command: did you mean graph-retrieve ${command}? (to retrieve for the word itself, pass --task "${word}")`);
 }
 
 /** A positive integer option, or a usage error naming the flag. */
@@ -87,6 +118,7 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
       if (values[name] !== undefined) throw new UsageError(`graph-retrieve: --${name} applies to graph-retrieve daemon start only (drop it)`);
     }
     const timeoutSeconds = io.memory ? undefined : integerOption(values, "timeout");
+    if (first !== "index" && first !== "graph" && values.task === undefined) checkNotMistypedCommand(positionals);
     const command =
       first === "index" ? runIndexCommand(values, rest, io)
       : first === "graph" ? runGraphCommand(values, rest, io)

@@ -20,6 +20,8 @@ export interface GraphRetrieveConfig {
   include?: string[];
   /** Leave out files matching these globs. */
   exclude?: string[];
+  /** Read files matching these globs too, on top of the rest. */
+  alsoInclude?: string[];
   /** Retrieval cycles, 1 or more. */
   maxCycles?: number;
   /** Token budget of the context. */
@@ -33,7 +35,7 @@ export interface GraphRetrieveConfig {
   history?: boolean;
 }
 
-export const CONFIG_KEYS = ["include", "exclude", "maxCycles", "budget", "strategy", "thesaurus", "glossary", "history"] as const;
+export const CONFIG_KEYS = ["include", "exclude", "alsoInclude", "maxCycles", "budget", "strategy", "thesaurus", "glossary", "history"] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -60,6 +62,7 @@ export function checkConfig(value: unknown, source: string): GraphRetrieveConfig
     switch (key) {
       case "include":
       case "exclude":
+      case "alsoInclude":
         if (!Array.isArray(raw) || !raw.every((g) => typeof g === "string" && g.trim() !== "")) {
           fail(key, 'an array of root-relative globs (e.g. ["src/**"])', raw);
         }

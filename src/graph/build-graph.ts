@@ -182,6 +182,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     graphReused: built.assembled === undefined,
     ...(built.updated !== undefined ? { graphUpdated: built.updated } : {}),
     saved: commit.saved,
+    ...(commit.warning ? { writeError: commit.warning.message } : {}),
     workers: parsed.workers,
   };
   const graph = built.graph;

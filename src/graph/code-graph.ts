@@ -139,6 +139,8 @@ export interface CacheStats {
   graphUpdated?: number;
   /** True when the index was written. */
   saved: boolean;
+  /** Set when the index had changes to write and could not write them: why (the warning's message). */
+  writeError?: string;
   /** Worker threads used for parsing (0: this thread). */
   workers: number;
 }

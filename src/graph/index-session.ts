@@ -87,7 +87,7 @@ export interface IndexSession {
 
 /** The scan options a remembered scan was made with, as one key (another include or exclude is another scan). */
 function keyOfScanOptions(options: ScanOptions): string {
-  return JSON.stringify([options.include ?? null, options.exclude ?? null, options.maxFileBytes ?? null]);
+  return JSON.stringify([options.include ?? null, options.exclude ?? null, options.maxFileBytes ?? null, options.alsoInclude ?? null]);
 }
 
 /** The previous graph held in memory, when it is the one the remembered index names. */

@@ -85,7 +85,7 @@ export function createWarmRetriever({ root, flags, log, watch = true }: WarmRetr
       resident = createResidentIndex({
         root,
         ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
-        scan: { include: options.include, exclude: options.exclude, maxFileBytes: options.maxFileBytes },
+        scan: { include: options.include, exclude: options.exclude, alsoInclude: options.alsoInclude, maxFileBytes: options.maxFileBytes },
         label: "graph-retrieve mcp",
         log,
         watch,

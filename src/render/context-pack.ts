@@ -23,6 +23,7 @@ import type { CodeGraph } from "../graph/code-graph.js";
 import type { Definition, RetrievalResult, RetrievedFile } from "../types.js";
 import { termsOf } from "../util/terms.js";
 import { CONTEXT_RELEVANCE, NEAR_RELEVANCE } from "./retrieval-subgraph.js";
+import { formatRelevance } from "../retrieve/bands.js";
 
 /** Default pack size, the same as the retrieval's default budget. */
 export const DEFAULT_PACK_BUDGET_TOKENS = DEFAULT_BUDGET_TOKENS;
@@ -130,7 +131,7 @@ function sectionHead(entry: PackFile, shown: string): string[] {
     "",
     `## ${entry.rank}. ${file.path}`,
     "",
-    `${file.relevance.toFixed(2)} ${file.band}${file.relevance >= CONTEXT_RELEVANCE ? " (in the context)" : ""} · entered in cycle ${file.cycle} · ${shown}`,
+    `${formatRelevance(file.relevance)} ${file.band}${file.relevance >= CONTEXT_RELEVANCE ? " (in the context)" : ""} · entered in cycle ${file.cycle} · ${shown}`,
     `Why: ${file.reason}`,
   ];
   if (file.missingContext.length > 0) head.push(`Missing context: ${list(file.missingContext)}`);
@@ -243,8 +244,8 @@ function header(result: RetrievalResult, picked: readonly RetrievedFile[], budge
     if (cycle.vocabulary && cycle.vocabulary.length > 0) parts.push(`the codebase's words: ${list(cycle.vocabulary, 4)}`);
     if (cycle.expandedFrom.length > 0) parts.push(`expanded: ${list(cycle.expandedFrom.map((e) => `${e.path} (from ${e.via})`), 4)}`);
     parts.push(`${cycle.candidates} candidates`);
-    if (cycle.lifted && cycle.lifted.length > 0) parts.push(`lifted: ${list(cycle.lifted.map((l) => `${l.path} ${l.from.toFixed(2)} → ${l.to.toFixed(2)}`), 4)}`);
-    if (cycle.high.length > 0) parts.push(`high: ${list(cycle.high.map((h) => `${h.path} (${h.relevance.toFixed(2)})`), 5)}`);
+    if (cycle.lifted && cycle.lifted.length > 0) parts.push(`lifted: ${list(cycle.lifted.map((l) => `${l.path} ${formatRelevance(l.from)} → ${formatRelevance(l.to)}`), 4)}`);
+    if (cycle.high.length > 0) parts.push(`high: ${list(cycle.high.map((h) => `${h.path} (${formatRelevance(h.relevance)})`), 5)}`);
     if (cycle.excluded.length > 0) parts.push(`excluded ${cycle.excluded.length}`);
     if (cycle.addedKeywords.length > 0) parts.push(`refined: added ${list(cycle.addedKeywords, 5)}`);
     if (cycle.stop) parts.push(`stopped: ${cycle.stop}`);

@@ -6,17 +6,18 @@
  */
 import { UsageError } from "../errors.js";
 import type { CodeGraph } from "../graph/code-graph.js";
+import { suggestFilePaths } from "../graph/resolve-file-path.js";
 import type { RetrievalResult, RetrievedFile } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { termsOf } from "../util/terms.js";
-import { EXCLUDE_BELOW } from "../retrieve/bands.js";
+import { bandRange, EXCLUDE_BELOW, formatRelevance } from "../retrieve/bands.js";
 import { CONTEXT_RELEVANCE, parseMissingContext, readFileLinks, type FileLink } from "./retrieval-subgraph.js";
 
 const MAX_LINKS = 12;
 
 function describeFile(path: string, ranked: ReadonlyMap<string, RetrievedFile>): string {
   const file = ranked.get(path);
-  return file ? `${path} (${file.relevance.toFixed(2)} ${file.band})` : `${path} (not a candidate)`;
+  return file ? `${path} (${formatRelevance(file.relevance)} ${file.band})` : `${path} (not a candidate)`;
 }
 
 function describeLink(link: FileLink): string {
@@ -55,7 +56,9 @@ export function renderExplanation(result: RetrievalResult, codeGraph: CodeGraph,
   const normalised = path.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
   const parsed = codeGraph.files.get(normalised);
   if (!parsed) {
-    throw new UsageError(`renderExplanation: "${path}" is not a source file under the root (give a root-relative path such as ${result.files[0]?.path ?? "src/index.ts"})`);
+    const close = suggestFilePaths([...codeGraph.files.keys()], normalised);
+    const hint = close.length > 0 ? `did you mean ${close.join(", ")}?` : `give a root-relative path such as ${result.files[0]?.path ?? "src/index.ts"}`;
+    throw new UsageError(`renderExplanation: "${path}" is not a source file under the root (${hint})`);
   }
   const ranked = new Map(result.files.map((f) => [f.path, f]));
   const file = ranked.get(normalised);
@@ -68,7 +71,7 @@ export function renderExplanation(result: RetrievalResult, codeGraph: CodeGraph,
   } else {
     const inContext = file.relevance >= CONTEXT_RELEVANCE;
     lines.push(
-      `${normalised}: rank ${rank} of ${result.files.length}, relevance ${file.relevance.toFixed(3)} (${file.band}), ${inContext ? `in the context (≥ ${CONTEXT_RELEVANCE})` : `not in the context (< ${CONTEXT_RELEVANCE})`}`,
+      `${normalised}: rank ${rank} of ${result.files.length}, relevance ${formatRelevance(file.relevance, 3)}, ${file.band} band ${bandRange(file.band)}, ${inContext ? `in the context (≥ ${CONTEXT_RELEVANCE})` : `not in the context (< ${CONTEXT_RELEVANCE})`}`,
     );
     const joined = result.cycles.flatMap((c) => c.expandedFrom.filter((e) => e.path === normalised).map((e) => ({ cycle: c.cycle, via: e.via })));
     const firstJoin = joined.find((j) => j.cycle === file.cycle);

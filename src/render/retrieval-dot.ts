@@ -7,7 +7,8 @@
  * Pure and deterministic: every id quoted, nodes and edges sorted, "\n".
  */
 import type { CodeGraph } from "../graph/code-graph.js";
-import { HIGH_BAND, LOW_BAND, MEDIUM_BAND } from "../retrieve/bands.js";
+import { bandRange, formatRelevance } from "../retrieve/bands.js";
+import { shortTask } from "./short-task.js";
 import type { CochangeEdge } from "../history/file-history.js";
 import { COCHANGE_STYLE } from "./graph-dot.js";
 import type { RetrievalResult } from "../types.js";
@@ -35,11 +36,12 @@ export const BAND_COLOURS = {
   gap: "#ffffff",
 } as const;
 
+/** The legend's words: the bands' ranges as every output writes them (bands.ts). */
 const BAND_LABELS: Record<keyof typeof BAND_COLOURS, string> = {
-  high: `high (${HIGH_BAND}–1)`,
-  medium: `medium (${MEDIUM_BAND}–${HIGH_BAND})`,
-  low: `low (${LOW_BAND}–${MEDIUM_BAND})`,
-  excluded: `excluded (< ${LOW_BAND})`,
+  high: `high ${bandRange("high")}`,
+  medium: `medium ${bandRange("medium")}`,
+  low: `low ${bandRange("low")}`,
+  excluded: `excluded ${bandRange("excluded")}`,
   gap: "gap target, not a candidate",
 };
 
@@ -62,12 +64,12 @@ function nodeLine(node: SubgraphFile): string {
   }
   const inContext = file.relevance >= CONTEXT_RELEVANCE;
   return `    ${quoteDot(node.path)}${dotAttributes({
-    label: `${node.path}\n${file.relevance.toFixed(2)} ${band} · c${file.cycle}`,
+    label: `${node.path}\n${formatRelevance(file.relevance)} ${band} · c${file.cycle}`,
     fillcolor: BAND_COLOURS[band],
     fontcolor: band === "excluded" ? "#555555" : undefined,
     penwidth: inContext ? 2 : undefined,
     peripheries: file.cycle > 1 ? Math.min(file.cycle, 3) : undefined,
-    tooltip: `#${node.rank} ${node.path} (${file.relevance.toFixed(3)}, entered in cycle ${file.cycle}${inContext ? ", in the context" : ""}): ${file.reason}`,
+    tooltip: `#${node.rank} ${node.path} (${formatRelevance(file.relevance, 3)}, entered in cycle ${file.cycle}${inContext ? ", in the context" : ""}): ${file.reason}`,
   })};`;
 }
 
@@ -129,7 +131,7 @@ export function renderDot(result: RetrievalResult, codeGraph: CodeGraph, options
   }
   const context = result.files.filter((f) => f.relevance >= CONTEXT_RELEVANCE).length;
   const title =
-    `${result.task}\n${context} context file${context === 1 ? "" : "s"} · ${result.stats.cycles} cycle${result.stats.cycles === 1 ? "" : "s"} · ` +
+    `${shortTask(result.task)}\n${context} context file${context === 1 ? "" : "s"} · ${result.stats.cycles} cycle${result.stats.cycles === 1 ? "" : "s"} · ` +
     `${result.stats.candidates} candidates of ${result.stats.files} files` +
     (sub.omitted > 0 ? ` · ${sub.omitted} near candidates not drawn` : "");
 

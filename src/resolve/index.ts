@@ -11,5 +11,5 @@
  * const diagnostic = resolver.diagnose(resolver.resolve("src/main.ts", "./gone", "static"));
  * // diagnostic?.kind === "unresolved"
  */
-export { createResolver, formatUnresolvedDiagnostic, type Resolver, type ResolverStats } from "./create-resolver.js";
+export { createResolver, formatUnresolvedDiagnostic, isAssetImportDiagnostic, unresolvedSpecifierOf, type Resolver, type ResolverStats } from "./create-resolver.js";
 export { builtinNameOf, isRelativeSpecifier, packageNameOf } from "./package-name.js";

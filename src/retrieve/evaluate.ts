@@ -7,7 +7,7 @@
  * The reason names the evidence that stands out, in the pattern's words.
  */
 import { byCodeUnit } from "../util/sort.js";
-import { CONTEXT_THRESHOLD, LOW_BAND, MEDIUM_BAND } from "./bands.js";
+import { CONTEXT_THRESHOLD, formatRelevance, LOW_BAND, MEDIUM_BAND } from "./bands.js";
 import type { RankedFile } from "./assemble-result.js";
 import type { PoolOrigin } from "./features/candidate-pool.js";
 import type { TaskFeatures } from "./features/extract.js";
@@ -60,7 +60,7 @@ function tiesOf(graph: PoolGraph, paths: readonly string[], relevance: ReadonlyM
     const value = worth[h]!;
     if (h === i || value < LOW_BAND) return;
     const current = best[i];
-    if (!current || value > current.relevance) best[i] = { relevance: value, text: `${text} ${paths[h]} (${value.toFixed(2)})` };
+    if (!current || value > current.relevance) best[i] = { relevance: value, text: `${text} ${paths[h]} (${formatRelevance(value)})` };
   };
   const looked = worth.flatMap((value, h) => (value >= LOW_BAND ? [h] : []));
   for (const h of looked) for (const i of new Set(graph.uses[h]?.map(([j]) => j))) consider(i, h, "defines names used by");

@@ -65,7 +65,7 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
   const thesaurus = options.thesaurus ? extendThesaurus(options.thesaurus, "retrieve: thesaurus") : undefined;
   let parsed = parseTask(task, { ...(options.keywords ? { keywords: options.keywords } : {}), ...(glossary ? { glossary } : {}) });
   if (options.expandQuery) parsed = await options.expandQuery(parsed);
-  const isAllowed = createPathTest(options.include, options.exclude);
+  const isAllowed = createPathTest(options.include, options.exclude, options.alsoInclude);
 
   const latest = new Map<string, Evaluation>();
   const firstCycle = new Map<string, number>();

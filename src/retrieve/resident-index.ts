@@ -25,7 +25,7 @@ export interface ResidentIndexOptions {
   /** The index folder: written after each job and refresh (without one, nothing is kept between builds). */
   cacheDir?: string;
   /** What a refresh scans (a job brings its own options). */
-  scan: Pick<ScanOptions, "include" | "exclude" | "maxFileBytes">;
+  scan: Pick<ScanOptions, "include" | "exclude" | "alsoInclude" | "maxFileBytes">;
   /** The process's name at the head of its log lines ("graph-retrieve daemon"). */
   label: string;
   /** One line at a time, for stderr. */

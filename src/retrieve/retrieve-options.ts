@@ -44,8 +44,10 @@ export interface RetrieveOptions {
   maxCycles?: number;
   /** Token budget of the context (default 20000): files past it drop below 0.7. */
   budgetTokens?: number;
-  /** Only files matching one of these root-relative globs. */
+  /** Only files matching one of these root-relative globs (replaces what is read). */
   include?: string[];
+  /** Files matching these globs are read too, on top of the rest (adds to what is read). */
+  alsoInclude?: string[];
   /** Leave out files matching these globs. */
   exclude?: string[];
   /** Extra keywords for the first query. */
@@ -104,7 +106,7 @@ export function checkRetrieveOptions(options: RetrieveOptions): void {
 }
 
 /** The caller's include/exclude globs as one path test (the scan's own glob rules). */
-export function createPathTest(include?: string[], exclude?: string[]): (path: string) => boolean {
-  const filter = createPathFilter({ include, exclude });
+export function createPathTest(include?: string[], exclude?: string[], alsoInclude?: string[]): (path: string) => boolean {
+  const filter = createPathFilter({ include, exclude, alsoInclude });
   return (path) => filter.isIncluded(path) && !filter.isExcluded(path);
 }

@@ -79,6 +79,7 @@ export async function createRetriever(options: RetrieveOptions = {}): Promise<Re
   const codeGraph = await buildGraph(resolvePath(displayRoot), {
     include: options.include,
     exclude: options.exclude,
+    alsoInclude: options.alsoInclude,
     maxFileBytes: options.maxFileBytes,
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),

@@ -69,7 +69,7 @@ export async function runBaselineStrategy(context: RetrievalContext, input: Asse
   // the task's own words only: no abbreviations, synonyms or refinement
   const weighted = taskQuery.terms.map((t) => ({ term: t.term, weight: 1 }));
   const keywords = weighted.map((k) => k.term);
-  const isAllowed = createPathTest(input.options.include, input.options.exclude);
+  const isAllowed = createPathTest(input.options.include, input.options.exclude, input.options.alsoInclude);
   const excludeTests = !speaksOfTests(searchTask(context.index, input.task, { parsed: taskQuery }));
   const files = context.index.files.filter((f) => isAllowed(f.path) && !(excludeTests && f.isTest));
   // declaration files only where there is nothing else

@@ -1,7 +1,9 @@
 /**
  * What the scan leaves out before any rule of the project's own: folders of
  * dependencies, build output, caches and version control, and source files
- * that no one writes by hand (minified, bundled, generated). A table, not
+ * that no one writes by hand (minified, bundled, generated). A `build`
+ * folder is left out only when it looks like output: many repositories keep
+ * committed scripts there. A table, not
  * logic: add a row to leave out one more kind of file.
  *
  * @example
@@ -12,10 +14,9 @@
 
 /** Folder names skipped at any depth. */
 export const EXCLUDED_DIR_NAMES: ReadonlySet<string> = new Set([
-  // dependencies and build output
+  // dependencies and build output ("build" is not here: see OUTPUT_DIR_NAMES)
   "node_modules",
   "dist",
-  "build",
   "coverage",
   // framework and tool caches
   ".next",
@@ -30,6 +31,42 @@ export const EXCLUDED_DIR_NAMES: ReadonlySet<string> = new Set([
   "_darcs",
   "CVS",
 ]);
+
+/**
+ * Folder names that hold build output in some projects and hand-written
+ * scripts in others (`build/validate-exports.ts`): such a folder is left out
+ * only when its entries look like output (see {@link looksLikeBuildOutput}),
+ * or when .gitignore leaves it out, as any folder.
+ */
+export const OUTPUT_DIR_NAMES: ReadonlySet<string> = new Set(["build"]);
+
+/**
+ * Entry names that only a build writes: source maps, TypeScript's build
+ * info, a bundler's manifest and page. One of them among a folder's own
+ * entries marks the folder as output.
+ */
+export const OUTPUT_ENTRY_PATTERNS: readonly RegExp[] = [
+  /\.map$/i,
+  /\.tsbuildinfo$/i,
+  /^asset-manifest\.json$/i,
+  /^index\.html?$/i,
+];
+
+/**
+ * True when a folder's entry names look like build output: an
+ * {@link OUTPUT_ENTRY_PATTERNS} name, or a compiled pair (`a.js` beside
+ * `a.d.ts`, as tsc writes them).
+ *
+ * @example
+ * looksLikeBuildOutput(["index.js", "index.js.map"])        // true
+ * looksLikeBuildOutput(["index.js", "index.d.ts"])          // true
+ * looksLikeBuildOutput(["validate-exports.ts", "release.mjs"]) // false
+ */
+export function looksLikeBuildOutput(names: readonly string[]): boolean {
+  if (names.some((name) => OUTPUT_ENTRY_PATTERNS.some((pattern) => pattern.test(name)))) return true;
+  const declared = new Set(names.filter((name) => /\.d\.[cm]?ts$/i.test(name)).map((name) => name.replace(/\.d\.([cm]?)ts$/i, "")));
+  return names.some((name) => /\.[cm]?js$/i.test(name) && declared.has(name.replace(/\.[cm]?js$/i, "")));
+}
 
 /** File names skipped at any depth: minified, bundled and generated sources. */
 export const EXCLUDED_FILE_PATTERNS: readonly RegExp[] = [
@@ -73,7 +110,7 @@ const VERSION_CONTROL_DIR_NAMES: ReadonlySet<string> = new Set([".git", ".hg", "
  * isReopenableDirName(".git") // false
  */
 export function isReopenableDirName(name: string): boolean {
-  return EXCLUDED_DIR_NAMES.has(name) && !VERSION_CONTROL_DIR_NAMES.has(name);
+  return (EXCLUDED_DIR_NAMES.has(name) || OUTPUT_DIR_NAMES.has(name)) && !VERSION_CONTROL_DIR_NAMES.has(name);
 }
 
 /**

@@ -12,6 +12,8 @@ export {
   GENERATED_MARKERS,
   isExcludedDirName,
   isExcludedFileName,
+  looksLikeBuildOutput,
+  OUTPUT_DIR_NAMES,
 } from "./default-excludes.js";
 export { formatBytes } from "./skip-diagnostics.js";
 export type { Diagnostic, ScannedFile, ScanOptions, ScanResult } from "../types.js";

@@ -14,7 +14,7 @@ import picomatch from "picomatch";
 import { UsageError } from "../errors.js";
 
 export interface PathFilter {
-  /** True when no include globs were given or one matches `path`. */
+  /** True when no include globs were given or one matches `path`, or an also-include glob matches it. */
   isIncluded(path: string): boolean;
   /** True when an exclude glob matches `path`. */
   isExcluded(path: string): boolean;
@@ -37,12 +37,13 @@ export interface PathFilter {
  * @example
  * createPathFilter({ exclude: ["vendor"] }).isExcluded("vendor") // true
  */
-export function createPathFilter(options: { include?: readonly string[]; exclude?: readonly string[] }): PathFilter {
+export function createPathFilter(options: { include?: readonly string[]; exclude?: readonly string[]; alsoInclude?: readonly string[] }): PathFilter {
   const include = compileGlobs("include", options.include ?? []);
   const exclude = compileGlobs("exclude", options.exclude ?? []);
-  const folderNamers = compileFolderNamers(options.include ?? []);
+  const also = compileGlobs("also-include", options.alsoInclude ?? []);
+  const folderNamers = compileFolderNamers([...(options.include ?? []), ...(options.alsoInclude ?? [])]);
   return {
-    isIncluded: (path) => include === undefined || include(path),
+    isIncluded: (path) => include === undefined || include(path) || (also !== undefined && also(path)),
     isExcluded: (path) => exclude !== undefined && exclude(path),
     hasInclude: include !== undefined,
     namesFolder: (path) => {

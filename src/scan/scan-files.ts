@@ -6,7 +6,8 @@
  * with a yield to the event loop between them). It leaves out, in
  * this order:
  * 1. default excludes (dependencies, build output, caches, VCS folders,
- *    minified / bundled / generated-by-name files; see default-excludes.ts),
+ *    minified / bundled / generated-by-name files; a `build` folder only when
+ *    its entries look like output; see default-excludes.ts),
  * 2. paths the .gitignore files leave out (nested files, negations),
  * 3. paths an `exclude` glob matches, or no `include` glob matches,
  * 4. files that are not TypeScript / JavaScript sources,
@@ -35,7 +36,7 @@ import { join, resolve, sep } from "node:path";
 import { RootError, UsageError } from "../errors.js";
 import { isDeclarationPath, LANGUAGES, languageForPath } from "../parse/languages.js";
 import type { Diagnostic, ScannedFile, ScanOptions, ScanResult } from "../types.js";
-import { isExcludedDirName, isExcludedFileName, isReopenableDirName } from "./default-excludes.js";
+import { isExcludedDirName, isExcludedFileName, isReopenableDirName, looksLikeBuildOutput, OUTPUT_DIR_NAMES } from "./default-excludes.js";
 import { BINARY_CHECK_BYTES, type FileHead, generatedMarkerOfHead, isBinaryHead, readFileHeadSync } from "./file-head.js";
 import { createIgnoreLevel, type IgnoreLevel, isIgnored } from "./gitignore-rules.js";
 import { createPathFilter, type PathFilter } from "./path-filter.js";
@@ -174,7 +175,7 @@ function noFilesWarning(hasInclude: boolean): Diagnostic {
   const found = hasInclude ? "no source file under the root matches the include globs" : "no source file under the root";
   return {
     kind: "warning",
-    message: `${found} (${LANGUAGES.flatMap((row) => row.extensions).join(" ")}; folders such as node_modules, dist and build are left out unless an include glob names them, e.g. --include 'dist/**')`,
+    message: `${found} (${LANGUAGES.flatMap((row) => row.extensions).join(" ")}; folders such as node_modules and dist, and a build folder of output, are left out unless an include glob names them, e.g. --include 'dist/**')`,
   };
 }
 
@@ -233,6 +234,7 @@ async function walkDir(state: WalkState, task: DirTask): Promise<void> {
     state.diagnostics.push(skippedUnreadable(task.path, "folder", errorCodeOf(error)));
     return;
   }
+  if (isOutputFolder(state, task.path, entries)) return;
   state.onFolder?.(task.path, entries);
   const here: DirTask = { ...task, levels: await addGitignore(state, task, entries) };
   const pending: Promise<void>[] = [];
@@ -301,6 +303,13 @@ async function addGitignore(state: WalkState, task: DirTask, entries: readonly D
     state.diagnostics.push(unreadableGitignore(path, errorCodeOf(error)));
     return task.levels;
   }
+}
+
+/** A `build` folder whose entries look like build output, and that no include glob names: left out, read but not walked. */
+function isOutputFolder(state: WalkState, path: string, entries: readonly Dirent[]): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  if (path === "" || !OUTPUT_DIR_NAMES.has(name) || state.filter.namesFolder(path)) return false;
+  return looksLikeBuildOutput(entries.map((entry) => entry.name));
 }
 
 /** A folder left out by its name: unless an include glob names it (and it is no version-control folder). */

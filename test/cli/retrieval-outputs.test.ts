@@ -101,7 +101,7 @@ describe("--explain PATH", () => {
   it("prints why the file got its score, root-relative or from the current folder", async () => {
     const run = await cli(TASK, ...GATEWAY, "--explain", "src/middleware/throttle.ts");
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^src\/middleware\/throttle\.ts: rank \d+ of \d+, relevance 0\.\d{3} \(\w+\), /);
+    expect(run.stdout).toMatch(/^src\/middleware\/throttle\.ts: rank \d+ of \d+, relevance 0\.\d{3}, \w+ band [[][0-9., ]+[)\]], /);
     expect(run.stdout).toContain("  Terms matched: ");
     expect(run.stdout).toMatch(/\n {2}Gaps(: none| \(what it uses that the context lacks\):)\n/);
     const fromCwd = await cli(TASK, ...GATEWAY, "--explain", "fixtures/api-gateway/src/middleware/throttle.ts");

@@ -14,7 +14,7 @@ import { checkConfig, configToRetrieveOptions, loadConfig, type GraphJson, type 
 
 const FIXTURE = join(REPO_ROOT, "fixtures", "auth-service");
 const TASK = "Fix the authentication token expiry bug";
-const ALLOWED = "allowed: include, exclude, maxCycles, budget, strategy, thesaurus, glossary, history";
+const ALLOWED = "allowed: include, exclude, alsoInclude, maxCycles, budget, strategy, thesaurus, glossary, history";
 
 const roots: string[] = [];
 afterEach(() => {
@@ -139,7 +139,7 @@ describe("an invalid config: one line naming the key and what it allows, exit 2"
       { file: { glossary: { token: ["token"] } } },
       `${F}: "glossary": key "token" must be Chinese characters only (fix the entry; data/README.md describes the format)`,
     ],
-    ["not an object", { file: [] }, `${F}: must be a JSON object with keys include, exclude, maxCycles, budget, strategy, thesaurus, glossary, history, got []`],
+    ["not an object", { file: [] }, `${F}: must be a JSON object with keys include, exclude, alsoInclude, maxCycles, budget, strategy, thesaurus, glossary, history, got []`],
     ["not JSON", { fileText: "{ budget: 1 }" }, expect.stringMatching(/^graph-retrieve\.config\.json: not valid JSON: .+ \(fix the syntax\)$/) as unknown as string],
     ["in both places", { file: { budget: 1 }, packageKey: { budget: 2 } }, `${F}: package.json has a "graph-retrieve" key too (keep the config in one place)`],
     ["package.json key invalid", { packageKey: { maxCycles: -1 } }, `${P}: "maxCycles" must be a positive whole number, got -1`],

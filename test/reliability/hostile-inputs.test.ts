@@ -87,6 +87,11 @@ afterAll(() => {
 /** What no output may ever contain: the outside folder, the temporary base (runs use --root project from there), the secret. */
 const forbidden = () => [outside, base, SECRET, "outside-private"];
 
+/** The run with the root's own absolute path (JSON's `root`, a message naming the root) masked: the root is no outside path. */
+function withRootMasked<T extends { stdout: string; stderr: string }>(run: T): T {
+  return { ...run, stdout: run.stdout.split(root).join("<root>"), stderr: run.stderr.split(root).join("<root>") };
+}
+
 describe("a hostile root through `graph`", () => {
   let run: Awaited<ReturnType<typeof cli>>;
   let json: GraphJson;
@@ -97,7 +102,7 @@ describe("a hostile root through `graph`", () => {
 
   it("exits 0 with valid JSON: every edge between existing nodes, every file path root-relative", () => {
     expect(run.code).toBe(0);
-    expectOrderly(run, forbidden());
+    expectOrderly(withRootMasked(run), forbidden());
     const ids = new Set(json.nodes.map((n) => n.id));
     for (const edge of json.edges) {
       expect(ids.has(edge.source)).toBe(true);
@@ -170,7 +175,7 @@ describe("a hostile root through a retrieval", () => {
     const known = new Set(graph.nodes.filter((n) => n.kind === "file").map((n) => n.id));
     const run = await cli(["fix the token expiry bug in startSession, and the outside secret escape", "--root", "project", "--format", "json"], base);
     expect(run.code).toBe(0);
-    expectOrderly(run, forbidden());
+    expectOrderly(withRootMasked(run), forbidden());
     const result = JSON.parse(run.stdout) as RetrievalResult;
     expectValidRetrieval(result, known);
     expect(result.files.map((f) => f.path).slice(0, 2).sort()).toEqual(["src/session.ts", "src/token.ts"]);
@@ -180,14 +185,14 @@ describe("a hostile root through a retrieval", () => {
   it("--format text: exit 0, the terminal-escape name shown escaped", async () => {
     const run = await cli(["evil issueToken", "--root", "project", "--format", "text"], base);
     expect(run.code).toBe(0);
-    expectOrderly(run, forbidden());
+    expectOrderly(withRootMasked(run), forbidden());
     expect(run.stdout).toContain("evil\\u001b]0;pwned\\u0007.ts");
   });
 
   it("a 3 MB file under a raised --max-file-bytes is read, and the run stays bounded", async () => {
     const run = await cli(["token expiry", "--root", "project", "--max-file-bytes", String(4 * MIB), "--format", "json", "--timeout", "50"], base);
     expect(run.code).toBe(0);
-    expectOrderly(run, forbidden());
+    expectOrderly(withRootMasked(run), forbidden());
     const result = JSON.parse(run.stdout) as RetrievalResult;
     expectValidRetrieval(result);
     expect(run.stderr).not.toContain("huge.ts: skipped");
@@ -197,7 +202,7 @@ describe("a hostile root through a retrieval", () => {
   it("the built bin, end to end: exit 0, warnings only, nothing from outside", async () => {
     const run = await spawnCli(["token expiry", "--root", "project", "--format", "json", "--timeout", "50"], { cwd: base });
     expect(run.code).toBe(0);
-    expectOrderly(run, forbidden());
+    expectOrderly(withRootMasked(run), forbidden());
     expectValidRetrieval(JSON.parse(run.stdout) as RetrievalResult);
   });
 });

@@ -1,6 +1,6 @@
 /** renderExplanation: why one file of a retrieval got its score. */
 import { describe, expect, it } from "vitest";
-import { renderExplanation, UsageError } from "../../src/index.js";
+import { bandRange, formatRelevance, renderExplanation, UsageError } from "../../src/index.js";
 import { fixtureRetrieval } from "./helpers.js";
 
 describe("renderExplanation", () => {
@@ -10,7 +10,7 @@ describe("renderExplanation", () => {
     const rank = result.files.indexOf(file) + 1;
     const text = renderExplanation(result, codeGraph, "./src/middleware/throttle.ts");
     const lines = text.split("\n");
-    expect(lines[0]).toBe(`src/middleware/throttle.ts: rank ${rank} of ${result.files.length}, relevance ${file.relevance.toFixed(3)} (${file.band}), ${file.relevance >= 0.7 ? "in the context (≥ 0.7)" : "not in the context (< 0.7)"}`);
+    expect(lines[0]).toBe(`src/middleware/throttle.ts: rank ${rank} of ${result.files.length}, relevance ${formatRelevance(file.relevance, 3)}, ${file.band} band ${bandRange(file.band)}, ${file.relevance >= 0.7 ? "in the context (≥ 0.7)" : "not in the context (< 0.7)"}`);
     expect(text).toContain(`  Entered: cycle ${file.cycle}, `);
     expect(text).toContain(`  Reason: ${file.reason}\n`);
     expect(text).toContain(`  Terms matched: ${file.matchedTerms.join(", ")}\n`);

@@ -5,7 +5,7 @@
  * the DOT out; a golden file for one retrieval.
  */
 import { describe, expect, it } from "vitest";
-import { BAND_COLOURS, createRetriever, readRetrievalSubgraph, renderDot, renderDotAsSvg, renderSvg, type RetrievalResult } from "../../src/index.js";
+import { BAND_COLOURS, formatRelevance, createRetriever, readRetrievalSubgraph, renderDot, renderDotAsSvg, renderSvg, type RetrievalResult } from "../../src/index.js";
 import { fixtureRetrieval, hasDot, renderWithDot, svgNodes, TASKS } from "./helpers.js";
 
 const FIXTURES = Object.keys(TASKS) as Array<keyof typeof TASKS>;
@@ -28,7 +28,7 @@ describe.each(FIXTURES)("renderDot on %s", (name) => {
     expect(dot).not.toContain("\r");
     expect(unquotedIds(dot)).toEqual([]);
     for (const file of result.files.filter((f) => f.relevance >= 0.2)) {
-      expect(dot).toContain(`  ${JSON.stringify(file.path)} [label="${file.path}\\n${file.relevance.toFixed(2)} ${file.band} · c${file.cycle}", fillcolor="${BAND_COLOURS[file.band]}"`);
+      expect(dot).toContain(`  ${JSON.stringify(file.path)} [label="${file.path}\\n${formatRelevance(file.relevance)} ${file.band} · c${file.cycle}", fillcolor="${BAND_COLOURS[file.band]}"`);
     }
     // context files have a thick border
     for (const file of result.files.filter((f) => f.relevance >= 0.7)) {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
-import { bandOf } from "../../src/retrieve/bands.js";
+import { bandOf, formatRelevance } from "../../src/retrieve/bands.js";
 import { dispatch, dispatchAgain } from "../../src/retrieve/dispatch.js";
 import { evaluate, missingContextOf } from "../../src/retrieve/evaluate.js";
 import { loadRanker } from "../../src/retrieve/model/ranker.js";
@@ -63,7 +63,7 @@ describe("EVALUATE", () => {
     const previous = { probability: new Map(first.map((e) => [e.path, e.probability])), relevance: new Map(first.map((e) => [e.path, e.relevance])) };
     const second = evaluate(auth, features, model, 2, previous);
     const best = first[0]!;
-    const tied = second.filter((e) => e.tie?.endsWith(`${best.path} (${best.relevance.toFixed(2)})`));
+    const tied = second.filter((e) => e.tie?.endsWith(`${best.path} (${formatRelevance(best.relevance)})`));
     expect(best.relevance).toBeGreaterThanOrEqual(0.5);
     expect(tied.length).toBeGreaterThan(0);
     expect(second.every((e) => e.relevance >= 0 && e.relevance <= 1)).toBe(true);

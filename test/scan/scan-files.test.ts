@@ -118,6 +118,9 @@ describe("scanFiles: default excludes", () => {
       "packages/app/node_modules/lib/index.js": "",
       "dist/a.js": "",
       "build/a.js": "",
+      "build/a.js.map": "",
+      "packages/lib/build/index.js": "",
+      "packages/lib/build/index.d.ts": "",
       "coverage/a.js": "",
       ".git/hooks/pre-commit.js": "",
       ".hg/a.js": "",
@@ -133,6 +136,22 @@ describe("scanFiles: default excludes", () => {
     const result = await scanFiles(dir);
     expect(pathsOf(result)).toEqual([".config/tool.ts", "out/a.js", "packages/app/src/index.ts"]);
     expect(result.diagnostics).toEqual([]);
+  });
+
+  it("reads a build folder of committed scripts, not one of output nor a gitignored one", async () => {
+    await writeTree(dir, {
+      "build/validate-exports.ts": "",
+      "build/release.mjs": "",
+      "web/build/index.html": "",
+      "web/build/app.js": "",
+      "ignored/.gitignore": "build/\n",
+      "ignored/build/tool.ts": "",
+      "src/index.ts": "",
+    });
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual(["build/release.mjs", "build/validate-exports.ts", "src/index.ts"]);
+    // an include glob naming it reads output too
+    expect(pathsOf(await scanFiles(dir, { include: ["web/build/**"] }))).toEqual(["web/build/app.js"]);
   });
 
   it("reads a left-out folder an include glob names (dist/**, packages/*/dist/**, **/build/**), never a VCS folder, and not for a glob that names no folder", async () => {
@@ -151,8 +170,8 @@ describe("scanFiles: default excludes", () => {
     expect(pathsOf(await scanFiles(dir, { include: ["**/build/**"] }))).toEqual(["build/b.js", "packages/app/build/index.js"]);
     // the folder named, not its left-out subfolders
     expect(pathsOf(await scanFiles(dir, { include: ["dist/**/*.js"] }))).toEqual(["dist/a.js"]);
-    // a glob that names no folder keeps the defaults
-    expect(pathsOf(await scanFiles(dir, { include: ["**/*.js", "**/*.ts"] }))).toEqual(["packages/app/src/index.ts"]);
+    // a glob that names no folder keeps the defaults (build folders without output in them are read anyway)
+    expect(pathsOf(await scanFiles(dir, { include: ["**/*.js", "**/*.ts"] }))).toEqual(["build/b.js", "packages/app/build/index.js", "packages/app/src/index.ts"]);
     expect(pathsOf(await scanFiles(dir, { include: [".git/**"] }))).toEqual([]);
     // an exclude still wins
     expect(pathsOf(await scanFiles(dir, { include: ["dist/**"], exclude: ["dist/a.js"] }))).toEqual([]);

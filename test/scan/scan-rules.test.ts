@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generatedMarkerOf, isExcludedDirName, isExcludedFileName } from "../../src/scan/default-excludes.js";
+import { generatedMarkerOf, isExcludedDirName, isExcludedFileName, looksLikeBuildOutput } from "../../src/scan/default-excludes.js";
 import { generatedMarkerOfHead, isBinaryHead } from "../../src/scan/file-head.js";
 import { createIgnoreLevel, isIgnored } from "../../src/scan/gitignore-rules.js";
 import { createPathFilter } from "../../src/scan/path-filter.js";
@@ -29,14 +29,24 @@ describe("isIgnored", () => {
 
 describe("default excludes", () => {
   it("names the folders and files no one writes by hand", () => {
-    for (const name of ["node_modules", "dist", "build", "coverage", ".git", ".hg", ".svn", ".next", ".turbo", ".cache"]) {
+    for (const name of ["node_modules", "dist", "coverage", ".git", ".hg", ".svn", ".next", ".turbo", ".cache"]) {
       expect(isExcludedDirName(name)).toBe(true);
     }
-    for (const name of ["src", "out", "lib", ".github"]) expect(isExcludedDirName(name)).toBe(false);
+    // build holds committed scripts in many repositories: left out only when it looks like output
+    for (const name of ["src", "out", "lib", ".github", "build"]) expect(isExcludedDirName(name)).toBe(false);
     for (const name of ["a.min.js", "a.min.mjs", "a-min.js", "a.bundle.js", "a.generated.ts", "a.gen.ts", "a.gen.d.ts"]) {
       expect(isExcludedFileName(name)).toBe(true);
     }
     for (const name of ["admin.js", "gen.ts", "generated.ts", "bundle.ts", "a.ts"]) expect(isExcludedFileName(name)).toBe(false);
+  });
+
+  it("tells a build folder of output from one of scripts by its entries", () => {
+    for (const names of [["index.js", "index.js.map"], ["index.js", "index.d.ts"], ["cli.cjs", "cli.d.cts"], ["asset-manifest.json", "static"], ["index.html", "app.js"], ["tsconfig.tsbuildinfo", "a.js"]]) {
+      expect(looksLikeBuildOutput(names)).toBe(true);
+    }
+    for (const names of [["validate-exports.ts", "release.mjs"], ["webpack.base.conf.js", "utils.js"], ["types.d.ts", "gen.ts"], []]) {
+      expect(looksLikeBuildOutput(names)).toBe(false);
+    }
   });
 
   it("recognises generated-code markers, not everyday prose", () => {
