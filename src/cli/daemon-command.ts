@@ -53,8 +53,8 @@ export async function runDaemonCommand(values: CliValues, rest: string[], io: Cl
   const maxFileBytes = integerOption(values, "max-file-bytes");
   if (action === "run") {
     // the files the commands will ask about: the root's config, the flags on top (as every command reads them)
-    const { include, exclude } = await withConfig(target.root, { include: values.include, exclude: values.exclude });
-    return await runInForeground(target, { idleMinutes, watch: values["no-watch"] !== true }, { include, exclude, maxFileBytes }, io);
+    const { include, exclude, alsoInclude } = await withConfig(target.root, { include: values.include, exclude: values.exclude, alsoInclude: values["also-include"] });
+    return await runInForeground(target, { idleMinutes, watch: values["no-watch"] !== true }, { include, exclude, alsoInclude, maxFileBytes }, io);
   }
   return await startInBackground(target, values, io);
 }
@@ -101,7 +101,7 @@ async function stopDaemon(target: Target, io: CliIo): Promise<number> {
 async function runInForeground(
   target: Target,
   serving: { idleMinutes: number; watch: boolean },
-  scan: { include?: string[]; exclude?: string[]; maxFileBytes?: number },
+  scan: { include?: string[]; exclude?: string[]; alsoInclude?: string[]; maxFileBytes?: number },
   io: CliIo,
 ): Promise<number> {
   const log = (line: string) => io.stderr(`${line}\n`);
@@ -129,6 +129,7 @@ function forwardedFlags(values: CliValues): string[] {
   const flags: string[] = [];
   for (const glob of values.include ?? []) flags.push("--include", glob);
   for (const glob of values.exclude ?? []) flags.push("--exclude", glob);
+  for (const glob of values["also-include"] ?? []) flags.push("--also-include", glob);
   if (values["max-file-bytes"] !== undefined) flags.push("--max-file-bytes", values["max-file-bytes"]);
   if (values["idle-minutes"] !== undefined) flags.push("--idle-minutes", values["idle-minutes"]);
   if (values["no-watch"] === true) flags.push("--no-watch");

@@ -44,7 +44,7 @@ export interface DaemonOptions {
   cacheDir: string;
   idleMinutes: number;
   /** What the first index covers (the commands bring their own). */
-  scan: { include?: string[]; exclude?: string[]; maxFileBytes?: number };
+  scan: { include?: string[]; exclude?: string[]; alsoInclude?: string[]; maxFileBytes?: number };
   /** One line at a time (its start, warnings, its stop). */
   log: (line: string) => void;
   /** Watch the root's folders and refresh on a change (default true). */
@@ -133,6 +133,7 @@ async function warmUpIndexCommand(root: string, cacheDir: string, scan: DaemonOp
     root,
     ...(scan.include ?? []).flatMap((glob) => ["--include", glob]),
     ...(scan.exclude ?? []).flatMap((glob) => ["--exclude", glob]),
+    ...(scan.alsoInclude ?? []).flatMap((glob) => ["--also-include", glob]),
     ...(scan.maxFileBytes !== undefined ? ["--max-file-bytes", String(scan.maxFileBytes)] : []),
     "--cache-dir",
     cacheDir,

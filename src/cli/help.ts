@@ -41,8 +41,9 @@ Graph options:
 
 MCP server (graph-retrieve mcp):
   tools retrieve_context, explain_file, graph_neighbors; the index is kept
-  warm and refreshed when files change. --root, --include, --exclude,
-  --max-cycles, --budget, --strategy and --max-file-bytes apply; logs on stderr.
+  warm and refreshed when files change. --root, --include, --also-include,
+  --exclude, --max-cycles, --budget, --strategy and --max-file-bytes apply;
+  logs on stderr.
 
 Daemon (graph-retrieve daemon start):
   indexes the root, then serves in the background; every retrieval, graph
@@ -51,8 +52,9 @@ Daemon (graph-retrieve daemon start):
   changes (--no-watch: only when a command asks). It stops
   after --idle-minutes N without a request (default 30) or on daemon stop;
   daemon status prints its pid (exit 1: none runs; --format json); daemon
-  run serves in the foreground. --include, --exclude, --max-file-bytes and
-  --cache-dir apply; its socket and log are in the index folder.
+  run serves in the foreground. --include, --also-include, --exclude,
+  --max-file-bytes and --cache-dir apply; its socket and log are in the
+  index folder.
 
 Config: graph-retrieve.config.json in the root, or a "graph-retrieve" key in
 its package.json: include, exclude, alsoInclude, maxCycles, budget, strategy,

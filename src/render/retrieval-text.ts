@@ -32,7 +32,8 @@ export function renderText(result: RetrievalResult): string {
     if (cycle.lifted && cycle.lifted.length > 0) {
       lines.push(`- Lifted by their ties: ${list(cycle.lifted.map((l) => `${l.path} ${formatRelevance(l.from)} → ${formatRelevance(l.to)} (${l.tie})`), 4)}`);
     }
-    lines.push(`- High relevance: ${list(cycle.high.map((h) => `${h.path} (${formatRelevance(h.relevance)})`))}`);
+    // the cycle's high files are those at the context's threshold, not the high band alone: the line says which
+    lines.push(`- High relevance (≥ ${CONTEXT_THRESHOLD}): ${list(cycle.high.map((h) => `${h.path} (${formatRelevance(h.relevance)})`))}`);
     if (cycle.excluded.length > 0) lines.push(`- Excluded (< ${EXCLUDE_BELOW}): ${cycle.excluded.length} file${cycle.excluded.length === 1 ? "" : "s"}`);
     if (cycle.addedKeywords.length > 0) lines.push(`- Refined: added ${list(cycle.addedKeywords)}`);
     if (cycle.gaps.length > 0) lines.push(`- Gaps: ${list(cycle.gaps, 4)}`);

@@ -31,6 +31,11 @@ describe("numbers that agree", () => {
     expect(renderDot(moved, codeGraph)).toContain(`${path}\\n0.69 medium`);
   });
 
+  it("the text names the threshold of its 'High relevance' files, which are the context's (≥ 0.7), not the high band's (≥ 0.8)", async () => {
+    const { result } = await fixtureRetrieval("auth-service");
+    expect(renderText(result)).toMatch(/^- High relevance \(≥ 0\.7\): /m);
+  });
+
   it("cuts, never rounds, and keeps exact values exact", () => {
     expect([0.699, 0.7, 0.29, 0.7999, 0.8, 1, 0].map((r) => formatRelevance(r))).toEqual(["0.69", "0.70", "0.29", "0.79", "0.80", "1.00", "0.00"]);
     expect(formatRelevance(0.6999, 3)).toBe("0.699");
