@@ -69,18 +69,3 @@ export {
   type SubgraphFile,
 } from "./render/retrieval-subgraph.js";
 
-import type { ServeStdioOptions } from "./mcp/serve-stdio.js";
-export type { ServeStdioOptions };
-
-/**
- * Serve the MCP tools (retrieve_context, explain_file, graph_neighbors) over
- * stdio until the client closes stdin. The MCP SDK is loaded only when this
- * is called, so the library and the other commands do not pay for it.
- *
- * @example
- * await serveMcp({ root: "/repo", flags: {}, version: "0.1.0", log: (l) => process.stderr.write(`${l}\n`) });
- */
-export async function serveMcp(options: ServeStdioOptions): Promise<void> {
-  const { serveStdio } = await import("./mcp/serve-stdio.js");
-  await serveStdio(options);
-}

@@ -5,7 +5,7 @@ import type { BuildGraphOptions } from "../index.js";
 // not through src/index.ts: the daemon client finds the daemon's socket with it before any library code loads
 import { defaultCacheDir } from "../store/cache-dir.js";
 import type { CliValues } from "./options.js";
-import type { CliIo } from "./run-cli.js";
+import type { CliIo } from "./cli-io.js";
 import { createProgressBar } from "./progress-bar.js";
 
 /**

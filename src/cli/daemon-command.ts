@@ -15,7 +15,8 @@ import { cacheDirOption } from "./cache-options.js";
 import { withConfig } from "./config-options.js";
 import { askDaemon, LOG_FILE, SOCKET_FILE } from "./daemon-protocol.js";
 import { claimDaemonFolder, startDaemon } from "./daemon-server.js";
-import { EXIT_FAILURE, EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
+import { EXIT_FAILURE, EXIT_OK, integerOption, type CliIo, type RunCli } from "./cli-io.js";
+import type { CliValues } from "./options.js";
 
 const ACTIONS = ["start", "stop", "status", "run"] as const;
 type Action = (typeof ACTIONS)[number];
@@ -29,7 +30,7 @@ interface Target {
   cacheDir: string;
 }
 
-export async function runDaemonCommand(values: CliValues, rest: string[], io: CliIo): Promise<number> {
+export async function runDaemonCommand(values: CliValues, rest: string[], io: CliIo, run: RunCli): Promise<number> {
   const [action, extra] = rest;
   if (!ACTIONS.includes(action as Action)) {
     throw new UsageError(`graph-retrieve daemon: say what to do: ${ACTIONS.join(", ")} (e.g. graph-retrieve daemon start --root DIR)`);
@@ -54,7 +55,7 @@ export async function runDaemonCommand(values: CliValues, rest: string[], io: Cl
   if (action === "run") {
     // the files the commands will ask about: the root's config, the flags on top (as every command reads them)
     const { include, exclude, alsoInclude } = await withConfig(target.root, { include: values.include, exclude: values.exclude, alsoInclude: values["also-include"] });
-    return await runInForeground(target, { idleMinutes, watch: values["no-watch"] !== true }, { include, exclude, alsoInclude, maxFileBytes }, io);
+    return await runInForeground(target, { idleMinutes, watch: values["no-watch"] !== true }, { include, exclude, alsoInclude, maxFileBytes }, io, run);
   }
   return await startInBackground(target, values, io);
 }
@@ -103,11 +104,12 @@ async function runInForeground(
   serving: { idleMinutes: number; watch: boolean },
   scan: { include?: string[]; exclude?: string[]; alsoInclude?: string[]; maxFileBytes?: number },
   io: CliIo,
+  run: RunCli,
 ): Promise<number> {
   const log = (line: string) => io.stderr(`${line}\n`);
   let daemon;
   try {
-    daemon = await startDaemon({ ...target, ...serving, scan, log });
+    daemon = await startDaemon({ ...target, ...serving, scan, log, run });
   } catch (error) {
     // started by `daemon start`: it waits for this message, not for the log
     process.send?.({ failed: error instanceof Error ? error.message : String(error) });

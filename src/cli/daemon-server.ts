@@ -35,7 +35,7 @@ import {
   type DaemonStatus,
 } from "./daemon-protocol.js";
 import { VERSION } from "./help.js";
-import { runCli, type CliIo } from "./run-cli.js";
+import type { CliIo, RunCli } from "./cli-io.js";
 
 export interface DaemonOptions {
   /** The root's real path. */
@@ -47,6 +47,8 @@ export interface DaemonOptions {
   scan: { include?: string[]; exclude?: string[]; alsoInclude?: string[]; maxFileBytes?: number };
   /** One line at a time (its start, warnings, its stop). */
   log: (line: string) => void;
+  /** Runs a command (the CLI's runCli, handed over by the command that starts the daemon). */
+  run: RunCli;
   /** Watch the root's folders and refresh on a change (default true). */
   watch?: boolean;
 }
@@ -126,7 +128,7 @@ const INDEX_WARM_UPS = 3;
  * each, interleaved). A rehearsal of the edit's update itself made it
  * slower (see docs/benchmarks.md).
  */
-async function warmUpIndexCommand(root: string, cacheDir: string, scan: DaemonOptions["scan"], memory: IndexMemory): Promise<void> {
+async function warmUpIndexCommand(runCli: RunCli, root: string, cacheDir: string, scan: DaemonOptions["scan"], memory: IndexMemory): Promise<void> {
   const argv = [
     "index",
     "--root",
@@ -148,7 +150,7 @@ async function warmUpIndexCommand(root: string, cacheDir: string, scan: DaemonOp
  * (the first index built, its memory warm).
  *
  * @example
- * const daemon = await startDaemon({ root, cacheDir, idleMinutes: 30, scan: {}, log: console.error });
+ * const daemon = await startDaemon({ root, cacheDir, idleMinutes: 30, scan: {}, log: console.error, run: runCli });
  * await daemon.stopped;
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
@@ -175,7 +177,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       await retriever.retrieve("warm up the retrieval");
       // the samples' trees are kept: an edit of one of the largest files (the slowest to parse) re-parses incrementally
       await preloadParser(await parserSamples(root, memory), memory.trees);
-      await warmUpIndexCommand(root, cacheDir, options.scan, memory);
+      await warmUpIndexCommand(options.run, root, cacheDir, options.scan, memory);
     },
     { afterWrite: true },
   );
@@ -277,7 +279,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       isStderrTty: false,
       memory,
     };
-    const code = await runCli(argv as string[], io);
+    const code = await options.run(argv as string[], io);
     send({ type: "exit", code });
   }
 

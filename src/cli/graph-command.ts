@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { buildGraph, readCochangeEdges, renderGraphDot, renderGraphJson, UsageError } from "../index.js";
-import { integerOption, type CliIo, type CliValues, EXIT_OK } from "./run-cli.js";
+import { EXIT_OK, integerOption, type CliIo } from "./cli-io.js";
+import type { CliValues } from "./options.js";
 import { withConfig } from "./config-options.js";
 import { graphCacheOptions } from "./cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";

@@ -4,7 +4,8 @@ import { noSourceFilesError, withoutNoFilesWarning } from "./no-source-files.js"
 import { withConfig } from "./config-options.js";
 import { graphCacheOptions } from "./cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
-import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
+import { EXIT_OK, integerOption, type CliIo } from "./cli-io.js";
+import type { CliValues } from "./options.js";
 
 const INDEX_FORMATS = ["text", "json"] as const;
 

@@ -1,8 +1,10 @@
 import { resolve } from "node:path";
-import { STRATEGIES, UsageError, serveMcp, type StrategyName } from "../index.js";
+import { STRATEGIES, UsageError, type StrategyName } from "../index.js";
+import { serveMcp } from "../mcp/serve-mcp.js";
 import { cacheDirOption } from "./cache-options.js";
 import { VERSION } from "./help.js";
-import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
+import { EXIT_OK, integerOption, type CliIo } from "./cli-io.js";
+import type { CliValues } from "./options.js";
 
 /** Options a server has no use for: the tools choose the task, the format and the wait. */
 const NOT_FOR_MCP = ["format", "keywords", "timeout"] as const;

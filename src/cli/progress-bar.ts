@@ -1,4 +1,4 @@
-import type { CliIo } from "./run-cli.js";
+import type { CliIo } from "./cli-io.js";
 
 /** Nothing is drawn for work that ends sooner than this. */
 export const PROGRESS_DELAY_MS = 1_000;

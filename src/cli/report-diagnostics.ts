@@ -1,5 +1,5 @@
 import { isAssetImportDiagnostic, type Diagnostic } from "../index.js";
-import type { CliIo } from "./run-cli.js";
+import type { CliIo } from "./cli-io.js";
 
 /**
  * Warnings on stderr, one line each: `warning: <path>: <message>`.

@@ -23,7 +23,8 @@ import {
   type RetrievalResult,
 } from "../index.js";
 import { checkOutputFiles, writeOutputFile, type OutputFile } from "./output-files.js";
-import type { CliIo, CliValues } from "./run-cli.js";
+import type { CliIo } from "./cli-io.js";
+import type { CliValues } from "./options.js";
 
 export const RETRIEVAL_FORMATS = ["text", "json", "md", "dot", "svg"] as const;
 export type RetrievalFormat = (typeof RETRIEVAL_FORMATS)[number];

@@ -6,7 +6,8 @@ import { withConfig } from "./config-options.js";
 import { graphCacheOptions } from "./cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
 import { checkRetrievalOutputs, writeRetrievalOutputs } from "./retrieval-outputs.js";
-import { EXIT_OK, integerOption, type CliIo, type CliValues } from "./run-cli.js";
+import { EXIT_OK, integerOption, type CliIo } from "./cli-io.js";
+import type { CliValues } from "./options.js";
 
 /** Split repeatable, comma-separated values: --keywords a,b --keywords c → [a, b, c]. */
 function listOption(values: readonly string[] | undefined): string[] | undefined {

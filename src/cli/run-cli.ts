@@ -3,44 +3,17 @@
  * exit codes (0 ok, 1 runtime failure, 2 usage). It reaches the library only
  * through src/index.ts.
  */
-import { closestWords, GraphRetrieveError, isKnownError, stopParseWorkers, UsageError, type IndexMemory } from "../index.js";
+import { closestWords, GraphRetrieveError, isKnownError, stopParseWorkers, UsageError } from "../index.js";
 import { runGraphCommand } from "./graph-command.js";
 import { runIndexCommand } from "./index-command.js";
 import { runRetrieveCommand } from "./retrieve-command.js";
 import { HELP, VERSION } from "./help.js";
 import { escapeControlCharacters } from "./terminal-text.js";
 import { LONG_FLAGS, readArgv, timeoutMessage, unknownOptionOf, type CliValues } from "./options.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, integerOption, type CliIo } from "./cli-io.js";
 
-/** Where the CLI writes; tests pass their own. */
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  cwd: string;
-  /** True when stderr is a terminal (progress is drawn only then). */
-  isStderrTty: boolean;
-  /** True when stdin is a terminal; false when something is piped in; undefined: unknown (the daemon). */
-  isStdinTty?: boolean;
-  /** All of stdin as text, for the task `-`; none: `-` is refused. */
-  readStdin?: () => Promise<string>;
-  /** Raw stderr for the progress bar (it redraws its line with a carriage return); none: no bar. */
-  progress?: (text: string) => void;
-  /** Environment for the default index folder (XDG_CACHE_HOME, LOCALAPPDATA); default process.env. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** End the process now (after a --timeout: the abandoned work must not keep it alive); tests leave it out. */
-  exit?: (code: number) => void;
-  /**
-   * The index kept in memory by the daemon, which runs commands with it:
-   * they build from it. --timeout is then not applied here: the client that
-   * forwarded the command keeps the time.
-   */
-  memory?: IndexMemory;
-}
+export type { CliIo } from "./cli-io.js";
 
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
-
-export { OPTIONS, type CliValues } from "./options.js";
 
 export function parseCliArgs(argv: string[]) {
   try {
@@ -78,17 +51,6 @@ function checkNotMistypedCommand(positionals: readonly string[]): void {
   throw new UsageError(`graph-retrieve: "${word}" is not a command: did you mean graph-retrieve ${command}? (to retrieve for the word itself, pass --task "${word}")`);
 }
 
-/** A positive integer option, or a usage error naming the flag. */
-export function integerOption(values: CliValues, name: keyof CliValues, fallback?: number): number | undefined {
-  const raw = values[name];
-  if (raw === undefined) return fallback;
-  const text = String(raw);
-  if (!/^[0-9]+$/.test(text) || Number(text) < 1) {
-    throw new UsageError(`graph-retrieve: --${name} must be a positive whole number, got "${text}"`);
-  }
-  return Number(text);
-}
-
 /** Run the CLI with argv (without node and script); resolves to the exit code. */
 export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
   // control characters from a task or a hostile file name are printed escaped, never raw
@@ -113,7 +75,7 @@ export async function runCli(argv: string[], rawIo: CliIo): Promise<number> {
       return EXIT_OK;
     }
     if (first === "mcp") return await (await import("./mcp-command.js")).runMcpCommand(values, rest, io);
-    if (first === "daemon") return await (await import("./daemon-command.js")).runDaemonCommand(values, rest, io);
+    if (first === "daemon") return await (await import("./daemon-command.js")).runDaemonCommand(values, rest, io, runCli);
     for (const name of ["idle-minutes", "no-watch"] as const) {
       if (values[name] !== undefined) throw new UsageError(`graph-retrieve: --${name} applies to graph-retrieve daemon start only (drop it)`);
     }

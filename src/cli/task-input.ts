@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { GraphRetrieveError, UsageError } from "../index.js";
-import type { CliIo } from "./run-cli.js";
+import type { CliIo } from "./cli-io.js";
 
 /** The positional that reads the task from stdin. */
 export const STDIN_TASK = "-";

@@ -20,7 +20,10 @@ export const CONTEXT_THRESHOLD = 0.7;
 export const HIGH_BAND = 0.8;
 export const MEDIUM_BAND = 0.5;
 export const LOW_BAND = 0.2;
-/** Below this a file is excluded from later cycles (the pattern's). */
+/**
+ * Below this a file is excluded from later cycles (the pattern's): the low band's lower edge, named as the pattern says it.
+ * @alias
+ */
 export const EXCLUDE_BELOW = LOW_BAND;
 
 /**

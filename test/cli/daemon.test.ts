@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { forwardToDaemon } from "../../src/cli/daemon-client.js";
 import { SOCKET_FILE, encodeMessage } from "../../src/cli/daemon-protocol.js";
 import { startDaemon, type Daemon } from "../../src/cli/daemon-server.js";
+import { runCli } from "../../src/cli/run-cli.js";
 import { FIXTURES, REPO_ROOT } from "../support/fixtures.js";
 import { runCliInProcess } from "../support/run-cli.js";
 
@@ -67,7 +68,7 @@ async function forwardedStatus(): Promise<Record<string, unknown>> {
   return JSON.parse(reply) as Record<string, unknown>;
 }
 
-const startHere = (idleMinutes = 30) => startDaemon({ root, cacheDir, idleMinutes, scan: {}, log: () => undefined });
+const startHere = (idleMinutes = 30) => startDaemon({ root, cacheDir, idleMinutes, scan: {}, log: () => undefined, run: runCli });
 const args = (...more: string[]) => [...more, "--root", root, "--cache-dir", cacheDir];
 
 describe("daemon", () => {
@@ -137,7 +138,7 @@ describe("daemon", () => {
     expect(JSON.parse(added.stdout)).toMatchObject({ files: 20, parsed: 0, reused: 20 });
     await daemon.stop();
 
-    daemon = await startDaemon({ root, cacheDir, idleMinutes: 30, scan: {}, log: () => undefined, watch: false });
+    daemon = await startDaemon({ root, cacheDir, idleMinutes: 30, scan: {}, log: () => undefined, run: runCli, watch: false });
     appendFileSync(join(root, "src/auth/tokens.ts"), "\nexport function rotateAgain(): number { return 2; }\n");
     await new Promise((done) => setTimeout(done, 300));
     expect(await status()).toMatchObject({ watching: 0, refreshes: 0 });
@@ -185,7 +186,7 @@ describe("daemon", () => {
     daemon = await startHere();
     await expect(startHere()).rejects.toThrow(/^graph-retrieve daemon: one already serves .* \(graph-retrieve daemon status; stop it with graph-retrieve daemon stop\)$/);
     await daemon.stop();
-    const idle = await startDaemon({ root, cacheDir, idleMinutes: 0.002, scan: {}, log: () => undefined });
+    const idle = await startDaemon({ root, cacheDir, idleMinutes: 0.002, scan: {}, log: () => undefined, run: runCli });
     await idle.stopped;
     expect(existsSync(join(cacheDir, SOCKET_FILE))).toBe(false);
     daemon = undefined;
