@@ -14,7 +14,8 @@
  * @packageDocumentation
  */
 export { buildGraph, type BuildGraphOptions } from "./graph/build-graph.js";
-export { resolveFilePath, suggestFilePaths, MAX_PATH_SUGGESTIONS, type FilePathLookup } from "./graph/resolve-file-path.js";
+export { plainPath, resolveFilePath, suggestFilePaths, MAX_PATH_SUGGESTIONS, type FilePathLookup } from "./graph/resolve-file-path.js";
+export { sourceReader } from "./graph/read-source.js";
 export { closestWords, editDistance } from "./util/edit-distance.js";
 export { isAssetImportDiagnostic, unresolvedSpecifierOf } from "./resolve/index.js";
 export { ASSET_EXTENSIONS, isAssetSpecifier } from "./resolve/asset-specifiers.js";

@@ -4,7 +4,6 @@
  * file got its score; and the side files --dot FILE / --svg FILE. Options are
  * checked before the (slow) graph build.
  */
-import { readFile } from "node:fs/promises";
 import { relative, resolve, sep } from "node:path";
 import {
   DEFAULT_PACK_BUDGET_TOKENS,
@@ -17,7 +16,9 @@ import {
   renderExplanation,
   renderJson,
   renderText,
+  plainPath,
   resolveFilePath,
+  sourceReader,
   UsageError,
   type CodeGraph,
   type RetrievalResult,
@@ -63,7 +64,7 @@ export async function checkRetrievalOutputs(values: CliValues, io: CliIo): Promi
 
 /** A path as the user gave it → root-relative: as is when the graph knows it, else taken from the current folder. */
 function rootRelative(given: string, codeGraph: CodeGraph, io: CliIo): string {
-  const plain = given.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
+  const plain = plainPath(given);
   if (codeGraph.files.has(plain)) return plain;
   const fromCwd = relative(codeGraph.root, resolve(io.cwd, given)).split(sep).join("/");
   return codeGraph.files.has(fromCwd) ? fromCwd : plain;
@@ -100,10 +101,7 @@ export async function writeRetrievalOutputs(
       codeGraph,
       budgetTokens: options.budgetTokens ?? DEFAULT_PACK_BUDGET_TOKENS,
       // only files the scan found under the root are read
-      readFile: async (path) => {
-        if (!codeGraph.files.has(path)) throw new UsageError(`graph-retrieve: "${path}" is not a source file under the root`);
-        return readFile(resolve(codeGraph.root, path), "utf8");
-      },
+      readFile: sourceReader(codeGraph),
     });
   } else if (outputs.format === "dot") {
     report = dot;

@@ -9,7 +9,7 @@ import { runIndexCommand } from "./index-command.js";
 import { runRetrieveCommand } from "./retrieve-command.js";
 import { HELP, VERSION } from "./help.js";
 import { escapeControlCharacters } from "./terminal-text.js";
-import { LONG_FLAGS, readArgv, timeoutMessage, unknownOptionOf, type CliValues } from "./options.js";
+import { LONG_FLAGS, readArgv, timeoutMessage, unknownOptionOf } from "./options.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, integerOption, type CliIo } from "./cli-io.js";
 
 export type { CliIo } from "./cli-io.js";

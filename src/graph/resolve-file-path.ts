@@ -24,10 +24,20 @@ export type FilePathLookup = { path: string } | { suggestions: string[] };
 /** Suggestions a lookup returns at most. */
 export const MAX_PATH_SUGGESTIONS = 5;
 
+/**
+ * A path as written, made plain: trimmed, `/`-separated, without leading `./`.
+ *
+ * @example
+ * plainPath(".\\src\\a.ts"); // "src/a.ts"
+ */
+export function plainPath(input: string): string {
+  return input.trim().split("\\").join("/").replace(/^(\.\/)+/, "");
+}
+
 export function resolveFilePath(codeGraph: Pick<CodeGraph, "root" | "files">, input: string): FilePathLookup {
   let path = input.trim();
   if (isAbsolute(path)) path = relative(codeGraph.root, path);
-  path = path.split("\\").join("/").replace(/^(\.\/)+/, "");
+  path = plainPath(path);
   if (codeGraph.files.has(path)) return { path };
   return { suggestions: suggestFilePaths([...codeGraph.files.keys()], path) };
 }

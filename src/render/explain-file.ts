@@ -6,7 +6,7 @@
  */
 import { UsageError } from "../errors.js";
 import type { CodeGraph } from "../graph/code-graph.js";
-import { suggestFilePaths } from "../graph/resolve-file-path.js";
+import { plainPath, suggestFilePaths } from "../graph/resolve-file-path.js";
 import type { RetrievalResult, RetrievedFile } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { termsOf } from "../util/terms.js";
@@ -53,7 +53,7 @@ function linkLines(title: string, links: readonly FileLink[], other: (l: FileLin
  * console.log(renderExplanation(result, retriever.codeGraph, "src/auth/tokens.ts"));
  */
 export function renderExplanation(result: RetrievalResult, codeGraph: CodeGraph, path: string): string {
-  const normalised = path.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
+  const normalised = plainPath(path);
   const parsed = codeGraph.files.get(normalised);
   if (!parsed) {
     const close = suggestFilePaths([...codeGraph.files.keys()], normalised);

@@ -7,7 +7,6 @@ import type { IndexMemory } from "../graph/index-memory.js";
 import { createPathFilter } from "../scan/path-filter.js";
 import type { StrategyName } from "../types.js";
 import { DEFAULT_BUDGET_TOKENS } from "../util/tokens.js";
-import { DEFAULT_MAX_CYCLES } from "./parameters.js";
 import type { TaskQuery } from "./query.js";
 
 /** The strategies, the learned graph ranking first (the default). */

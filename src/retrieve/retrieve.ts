@@ -2,10 +2,10 @@
  * The public retrieval API: `retrieve` for one task, `createRetriever` to
  * keep the graph for many.
  */
-import { readFile } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import { UsageError } from "../errors.js";
 import { buildGraph } from "../graph/build-graph.js";
+import { sourceReader } from "../graph/read-source.js";
 import type { IndexMemory } from "../graph/index-memory.js";
 import { refreshHistory, type HistoryIndex, type HistoryRead } from "../history/history-index.js";
 import type { CodeGraph } from "../graph/code-graph.js";
@@ -49,17 +49,12 @@ async function historyFor(root: string, options: RetrieveOptions): Promise<{ ind
 
 async function runOn(context: RetrievalContext, task: string, displayRoot: string, options: RetrieveOptions): Promise<RetrievalResult> {
   checkRetrieveOptions(options);
-  const root = context.codeGraph.root;
-  const known = context.codeGraph.files;
   const input = {
     task,
     displayRoot,
     options,
     // only files the scan found under the root can be read
-    readFile: async (path: string) => {
-      if (!known.has(path)) throw new UsageError(`retrieve: "${path}" is not a source file under the root`);
-      return readFile(resolvePath(root, path), "utf8");
-    },
+    readFile: sourceReader(context.codeGraph),
   };
   const strategy = options.strategy ?? "graph";
   return strategy === "graph" ? runIterativeRetrieval(context, input) : runBaselineStrategy(context, input, strategy);
