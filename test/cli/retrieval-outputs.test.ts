@@ -5,6 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/fixtures.js";
 import { runCliInProcess, type CliRun } from "../support/run-cli.js";
@@ -27,7 +28,7 @@ describe("retrieval output formats", () => {
     expect(run.stderr).toBe("");
     expect(run.stdout.startsWith(`# Context pack: ${TASK}\n`)).toBe(true);
     expect(run.stdout).toMatch(/\n## 1\. src\/middleware\/(index|throttle)\.ts\n/);
-    expect(Math.ceil(run.stdout.length / 4)).toBeLessThanOrEqual(3000);
+    expect(countTokens(run.stdout, { disallowedSpecial: new Set() })).toBeLessThanOrEqual(3000);
   });
 
   it("--format dot prints the retrieved subgraph; --format svg the same picture as SVG", async () => {
