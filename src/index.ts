@@ -54,7 +54,7 @@ export { renderDot, BAND_COLOURS, type RenderDotOptions } from "./render/retriev
 export { renderSvg, renderDotAsSvg } from "./render/retrieval-svg.js";
 export { buildContextPack, renderContextPack, estimateTokens, DEFAULT_PACK_BUDGET_TOKENS, type ContextPack, type ContextPackOptions, type PackedFile, type PackForm } from "./render/context-pack.js";
 export { loadTokenCounter, TOKENIZER_NAME, type TokenCounter } from "./util/tokens.js";
-export { renderExplanation } from "./render/explain-file.js";
+export { renderExplanation, readExplanationDetails, type ExplainedLink, type ExplanationDetails } from "./render/explain-file.js";
 export {
   readRetrievalSubgraph,
   readFileLinks,
