@@ -17,7 +17,8 @@ import { readExplanationDetails, type CodeGraph, type RetrievalResult } from "..
 import { buildContextAnswer, MCP_DEFAULT_BUDGET_TOKENS } from "./context-answer.js";
 import { describeNeighbors } from "./describe-neighbors.js";
 import { explainFile } from "./explain-file.js";
-import { EXPLAIN_FILE_OUTPUT, GRAPH_NEIGHBORS_OUTPUT, RETRIEVE_CONTEXT_OUTPUT } from "./output-schemas.js";
+import { findSymbol, similarSymbolNames } from "./find-symbol.js";
+import { EXPLAIN_FILE_OUTPUT, FIND_SYMBOL_OUTPUT, GRAPH_NEIGHBORS_OUTPUT, RETRIEVE_CONTEXT_OUTPUT } from "./output-schemas.js";
 import { resolveFilePath } from "./resolve-path.js";
 import type { WarmRetriever, WarmState } from "./warm-retriever.js";
 
@@ -43,6 +44,12 @@ Call it to follow dependencies: who imports a module before you change its expor
 Pass a root-relative path (e.g. src/auth/tokens.ts).
 Returns JSON: imports (target file or pkg:<name>, the names, type-only, the barrel passed through), importers (files that import it), definedSymbols (name, kind, exported, lines) and referencedSymbols (symbols from other files it uses, with the defining file and use count).
 An unknown path is an error naming close matches.`;
+
+export const FIND_SYMBOL_DESCRIPTION = `Find where a symbol (function, class, method, type, variable) is defined and which files use it.
+Call it before changing a symbol's signature or behaviour, to know every file the change touches, or to jump to a name you saw in code.
+Pass the name as written in code: "checkToken", or "SessionStore.expire" for a member ("expire" finds it too); case is ignored when nothing matches exactly.
+Returns JSON: definitions (symbol, file, kind, exported, lines) and usedBy (each file using a definition, with its count of uses; 0 means imported without a counted use), most uses first, at most 50 of each.
+An unknown name is an error naming similar ones.`;
 
 export interface McpServerOptions {
   warm: WarmRetriever;
@@ -160,6 +167,29 @@ export function createMcpServer({ warm, version }: McpServerOptions): McpServer 
         const lookup = resolveFilePath(state.retriever.codeGraph, path);
         if ("error" in lookup) return toolError(`graph_neighbors: ${lookup.error}`);
         return structured(describeNeighbors(state.retriever.codeGraph, lookup.path));
+      }),
+  );
+
+  server.registerTool(
+    "find_symbol",
+    {
+      title: "A symbol's definitions and users",
+      description: FIND_SYMBOL_DESCRIPTION,
+      inputSchema: {
+        name: z.string().min(1).describe('The symbol\'s name, e.g. "checkToken" or "SessionStore.expire"'),
+      },
+      outputSchema: FIND_SYMBOL_OUTPUT,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ name }) =>
+      guarded(async () => {
+        const state = await warm.current();
+        const found = findSymbol(state.retriever.codeGraph, name);
+        if (found.definitions.length === 0) {
+          const similar = similarSymbolNames(state.retriever.codeGraph, name);
+          return toolError(`find_symbol: no symbol named "${name}" is defined under the root (${similar.length > 0 ? `did you mean ${similar.join(", ")}?` : "names are as written in code, e.g. createSession or SessionStore.expire"})`);
+        }
+        return structured(found);
       }),
   );
 

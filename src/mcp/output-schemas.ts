@@ -68,3 +68,13 @@ export const GRAPH_NEIGHBORS_OUTPUT = {
   definedSymbols: z.array(z.object({ name: z.string(), kind: z.string(), exported: z.boolean(), lines: z.string() })),
   referencedSymbols: z.array(z.object({ name: z.string(), definedIn: z.string(), count: z.number().int() })),
 };
+
+export const FIND_SYMBOL_OUTPUT = {
+  name: z.string(),
+  definitions: z.array(z.object({ symbol: z.string(), file: z.string(), kind: z.string(), exported: z.boolean(), lines: z.string() })),
+  usedBy: z
+    .array(z.object({ file: z.string(), symbol: z.string(), definedIn: z.string(), uses: z.number().int() }))
+    .describe("Files using a definition, most uses first (uses 0: imported without a counted use)"),
+  moreDefinitions: z.number().int(),
+  moreUsers: z.number().int(),
+};

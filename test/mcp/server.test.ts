@@ -105,7 +105,7 @@ afterAll(async () => {
 describe("graph-retrieve mcp over stdio", () => {
   it("lists the three tools, each described for a model, with its arguments", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["explain_file", "graph_neighbors", "retrieve_context"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["explain_file", "find_symbol", "graph_neighbors", "retrieve_context"]);
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const tool of tools) {
       expect(tool.description?.length ?? 0).toBeGreaterThan(200);
@@ -213,7 +213,7 @@ describe("graph-retrieve mcp over stdio", () => {
     // bad arguments are an error result too, and the server lives on
     const invalid = await call("retrieve_context", { task: "" });
     expect(invalid.isError).toBe(true);
-    expect((await client.listTools()).tools).toHaveLength(3);
+    expect((await client.listTools()).tools).toHaveLength(4);
   });
 
   it("graph_neighbors lists imports, importers, defined and referenced symbols", async () => {
@@ -229,6 +229,20 @@ describe("graph-retrieve mcp over stdio", () => {
     expect(n.definedSymbols).toContainEqual(expect.objectContaining({ name: "issueRefreshToken", kind: "function", exported: true }));
     expect(n.referencedSymbols).toContainEqual(expect.objectContaining({ name: "signJwt", definedIn: "src/auth/jwt-utils.ts" }));
     expect(n.referencedSymbols.every((s) => s.definedIn !== "src/auth/tokens.ts")).toBe(true);
+  });
+
+  it("find_symbol gives a symbol's definition and the files that use it; an unknown name is an error naming similar ones", async () => {
+    const found = await callJson<{ definitions: Array<Record<string, unknown>>; usedBy: Array<{ file: string; symbol: string; definedIn: string; uses: number }> }>("find_symbol", { name: "checkToken" });
+    expect(found.definitions).toEqual([{ symbol: "checkToken", file: "src/auth/tokens.ts", kind: "function", exported: true, lines: expect.stringMatching(/^76-\d+$/) as unknown as string }]);
+    // auth.ts calls it twice (lines 57 and 84)
+    expect(found.usedBy).toContainEqual({ file: "src/auth/auth.ts", symbol: "checkToken", definedIn: "src/auth/tokens.ts", uses: 2 });
+    expect(found.usedBy.every((u) => u.file !== "src/auth/tokens.ts")).toBe(true);
+    // case is ignored when nothing matches exactly
+    const lower = await callJson<{ definitions: Array<{ symbol: string }> }>("find_symbol", { name: "checktoken" });
+    expect(lower.definitions.map((d) => d.symbol)).toEqual(["checkToken"]);
+    const unknown = await call("find_symbol", { name: "checkTok" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/^find_symbol: no symbol named "checkTok" is defined under the root \(did you mean .*checkToken.*\?\)$/);
   });
 
   it("sees a file added after the first calls: the next call re-indexes", async () => {
