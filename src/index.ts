@@ -58,8 +58,9 @@ export { loadConfig, configToRetrieveOptions, CONFIG_FILE, type LoadedConfig } f
 export { checkConfig, CONFIG_KEYS, type GraphRetrieveConfig } from "./config/check-config.js";
 export { renderDot, BAND_COLOURS, type RenderDotOptions } from "./render/retrieval-dot.js";
 export { renderSvg, renderDotAsSvg } from "./render/retrieval-svg.js";
-export { renderContextPack, estimateTokens, DEFAULT_PACK_BUDGET_TOKENS, type ContextPackOptions, type PackForm } from "./render/context-pack.js";
-export { renderExplanation } from "./render/explain-file.js";
+export { buildContextPack, renderContextPack, estimateTokens, DEFAULT_PACK_BUDGET_TOKENS, type ContextPack, type ContextPackOptions, type PackedFile, type PackForm } from "./render/context-pack.js";
+export { loadTokenCounter, TOKENIZER_NAME, type TokenCounter } from "./util/tokens.js";
+export { renderExplanation, readExplanationDetails, type ExplainedLink, type ExplanationDetails } from "./render/explain-file.js";
 export {
   readRetrievalSubgraph,
   readFileLinks,

@@ -37,7 +37,7 @@ export async function serveStdio({ root, flags, version, log }: ServeStdioOption
     server.server.onclose = () => resolve();
   });
   await server.connect(transport);
-  log(`graph-retrieve mcp: serving ${root} over stdio (tools: retrieve_context, explain_file, graph_neighbors)`);
+  log(`graph-retrieve mcp: serving ${root} over stdio (tools: retrieve_context, explain_file, graph_neighbors, find_symbol)`);
   await closed;
   await warm.close();
 }

@@ -4,10 +4,10 @@
  * tokens are counted; then the picked files best first, each with why it was
  * picked and its code with line numbers.
  *
- * Budget: tokens are estimated as characters / 4, rounded up (the estimate
- * the rest of graph-retrieve uses), over the whole pack: header, headings and
- * fences included. The pack never exceeds `budgetTokens`. Files are added
- * best first; one that does not fit whole is reduced, in this order:
+ * Budget: tokens are counted with the o200k_base tokenizer (see
+ * util/tokens.ts), over the whole pack: header, headings and fences
+ * included. The pack never exceeds `budgetTokens` under that count. Files
+ * are added best first; one that does not fit whole is reduced, in this order:
  *   1. its matched definitions (names sharing a term with the task) whole,
  *      the rest as signature lines (dropping matched definitions, largest
  *      first, until it fits);
@@ -16,8 +16,11 @@
  * and is left out if even that does not fit; smaller files after it are
  * still tried. Lines are never cut. The top file is always in the pack (if
  * need be with a shorter header, and at worst as a shortened list of names).
+ * With `codeFrom`, the files below that relevance (but the top one) are not
+ * shown as code but listed, one line each: path, relevance and a shortened
+ * reason (the MCP server's answers, sized for an agent).
  */
-import { DEFAULT_BUDGET_TOKENS, estimateTokens } from "../util/tokens.js";
+import { DEFAULT_BUDGET_TOKENS, estimateTokens, loadTokenCounter, type TokenCounter } from "../util/tokens.js";
 import { UsageError } from "../errors.js";
 import type { CodeGraph } from "../graph/code-graph.js";
 import type { Definition, RetrievalResult, RetrievedFile } from "../types.js";
@@ -30,20 +33,43 @@ export const DEFAULT_PACK_BUDGET_TOKENS = DEFAULT_BUDGET_TOKENS;
 
 const MAX_LISTED = 8;
 const MAX_TASK_CHARS = 300;
+/** A listed file's reason is cut to this many characters (at a word). */
+const MAX_LISTED_REASON_CHARS = 140;
 
 export interface ContextPackOptions {
   /** Reads a file's text by its root-relative path (the CLI reads only files the scan found under the root). */
   readFile: (path: string) => Promise<string>;
   /** The graph the result came from: each file's definitions and line ranges. */
   codeGraph: CodeGraph;
-  /** Most tokens the pack may take (default 20000), estimated as characters / 4. */
+  /** Most tokens the pack may take (default 20000), counted with o200k_base. */
   budgetTokens?: number;
   /** Files from this relevance on are packed after the top file (default 0.2). */
   minRelevance?: number;
+  /** Files below this relevance (but the top one) are listed in one line each, without code (default: none is). */
+  codeFrom?: number;
 }
 
-/** How much of a file the pack shows. */
-export type PackForm = "whole" | "reduced" | "signatures" | "names";
+/** How much of a file the pack shows: its code (whole, reduced, signatures), its definitions' names, or one listed line. */
+export type PackForm = "whole" | "reduced" | "signatures" | "names" | "listed";
+
+/** One file of a pack, in the pack's order. */
+export interface PackedFile {
+  path: string;
+  relevance: number;
+  form: PackForm;
+}
+
+/** A context pack and what it holds. */
+export interface ContextPack {
+  text: string;
+  /** Tokens of `text` under `tokenizer`: at most `budgetTokens`. */
+  tokens: number;
+  budgetTokens: number;
+  tokenizer: string;
+  files: PackedFile[];
+  /** Picked files that did not fit, best first. */
+  leftOut: string[];
+}
 
 export { estimateTokens };
 
@@ -171,11 +197,12 @@ function reducedLines(entry: PackFile, matched: readonly Definition[]): number[]
   return [...keep].sort((a, b) => a - b);
 }
 
-/** The fullest section of a file that fits in `roomChars`, or undefined. */
-function fitSection(entry: PackFile, roomChars: number): { text: string; form: PackForm } | undefined {
+/** The fullest section of a file that fits in `room` tokens, or undefined. */
+function fitSection(entry: PackFile, room: number, counter: TokenCounter): { text: string; form: PackForm } | undefined {
+  const fits = (text: string) => counter.fits(text, room);
   if (entry.readError === undefined) {
     const whole = codeSection(entry, `whole (${entry.lines.length} lines)`, undefined);
-    if (whole.length <= roomChars) return { text: whole, form: "whole" };
+    if (fits(whole)) return { text: whole, form: "whole" };
     const signatures = signatureLines(entry);
     // matched definitions whole, dropping the largest until it fits
     const matched = [...entry.matched];
@@ -186,7 +213,7 @@ function fitSection(entry: PackFile, roomChars: number): { text: string; form: P
         `reduced: ${matched.length} matched definition${matched.length === 1 ? "" : "s"} whole, other definitions as signatures (${keep.length} of ${entry.lines.length} lines)`,
         keep,
       );
-      if (text.length <= roomChars) return { text, form: "reduced" };
+      if (fits(text)) return { text, form: "reduced" };
       let largest = 0;
       matched.forEach((d, i) => {
         const size = d.endLine - d.startLine;
@@ -197,23 +224,23 @@ function fitSection(entry: PackFile, roomChars: number): { text: string; form: P
     }
     if (signatures.length > 0) {
       const text = codeSection(entry, `signatures only (${signatures.length} of ${entry.lines.length} lines)`, signatures);
-      if (text.length <= roomChars) return { text, form: "signatures" };
+      if (fits(text)) return { text, form: "signatures" };
     }
   }
   const names = namesSection(entry);
-  if (names.length <= roomChars) return { text: names, form: "names" };
+  if (fits(names)) return { text: names, form: "names" };
   return undefined;
 }
 
-/** The names section shortened until it fits (for the top file only). */
-function fitNamesShortened(entry: PackFile, roomChars: number): string | undefined {
+/** The names section shortened until it fits in `room` tokens (for the top file only). */
+function fitNamesShortened(entry: PackFile, room: number, counter: TokenCounter): string | undefined {
   let low = 0;
   let high = entry.definitions.length;
   let best: string | undefined;
   while (low <= high) {
     const middle = Math.floor((low + high) / 2);
     const text = namesSection(entry, middle);
-    if (text.length <= roomChars) {
+    if (counter.fits(text, room)) {
       best = text;
       low = middle + 1;
     } else {
@@ -223,18 +250,26 @@ function fitNamesShortened(entry: PackFile, roomChars: number): string | undefin
   return best;
 }
 
-function header(result: RetrievalResult, picked: readonly RetrievedFile[], budgetTokens: number, full: boolean): string {
+interface HeaderOptions {
+  budgetTokens: number;
+  tokenizer: string;
+  codeFrom: number | undefined;
+  full: boolean;
+}
+
+function header(result: RetrievalResult, picked: readonly RetrievedFile[], { budgetTokens, tokenizer, codeFrom, full }: HeaderOptions): string {
   const task = result.task.length > MAX_TASK_CHARS ? `${result.task.slice(0, MAX_TASK_CHARS)}…` : result.task;
   const inContext = picked.filter((f) => f.relevance >= CONTEXT_RELEVANCE).length;
   const lines = [
     `# Context pack: ${task.replace(/\s+/g, " ")}`,
     "",
-    `Budget: ${budgetTokens} tokens, estimated as characters / 4 rounded up (as everywhere in graph-retrieve), over the whole pack including this header and the code fences.`,
+    `Budget: ${budgetTokens} tokens, counted with the ${tokenizer} tokenizer, over the whole pack including this header and the code fences.`,
   ];
   if (!full) return escapeControls(`${lines.join("\n")}\n`);
   lines.push(
     `Files best first: ${inContext} in the context (relevance ≥ ${CONTEXT_RELEVANCE}), ${picked.length - inContext} nearby; ` +
-      "a file that does not fit whole shows its matched definitions whole and the rest as signatures, then signatures only, then names only.",
+      "a file that does not fit whole shows its matched definitions whole and the rest as signatures, then signatures only, then names only" +
+      (codeFrom !== undefined ? `; files below ${codeFrom} are listed by name with a short reason, without code.` : "."),
     "",
     `## Retrieval (${result.stats.strategy}, ${result.stats.cycles} cycle${result.stats.cycles === 1 ? "" : "s"}, ${result.stats.candidates} candidates of ${result.stats.files} files)`,
     "",
@@ -273,8 +308,135 @@ async function loadEntry(file: RetrievedFile, rank: number, options: ContextPack
   }
 }
 
+/** A reason cut at a word to at most `max` characters, on one line. */
+function shortReason(reason: string, max = MAX_LISTED_REASON_CHARS): string {
+  const flat = reason.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[;,:]$/, "")}…`;
+}
+
+function listedLine(file: RetrievedFile, rank: number): string {
+  return escapeControls(`- ${rank}. ${file.path} · ${formatRelevance(file.relevance)} ${file.band} · ${shortReason(file.reason)}\n`);
+}
+
 /**
- * Render the context pack of a retrieval under a token budget.
+ * Build the context pack of a retrieval under a token budget: its text and
+ * what it holds (each file's form, the files left out, the token count).
+ *
+ * @example
+ * const pack = await buildContextPack(result, { codeGraph, readFile, budgetTokens: 8000, codeFrom: 0.5 });
+ * pack.tokens <= 8000; // true
+ * pack.files.filter((f) => f.form === "listed").map((f) => f.path); // the files below 0.5, by name
+ */
+export async function buildContextPack(result: RetrievalResult, options: ContextPackOptions): Promise<ContextPack> {
+  const budgetTokens = options.budgetTokens ?? DEFAULT_PACK_BUDGET_TOKENS;
+  if (!Number.isInteger(budgetTokens) || budgetTokens < 1) {
+    throw new UsageError(`renderContextPack: budgetTokens must be a positive whole number, got ${String(budgetTokens)}`);
+  }
+  const counter = await loadTokenCounter();
+  const minRelevance = options.minRelevance ?? NEAR_RELEVANCE;
+  const codeFrom = options.codeFrom;
+  const ranked = result.files.map((file, index) => ({ file, rank: index + 1 }));
+  const picked = ranked.filter((r, index) => index === 0 || r.file.relevance >= minRelevance);
+  const headerOptions = { budgetTokens, tokenizer: counter.name, codeFrom };
+  const fullHeader = header(result, picked.map((p) => p.file), { ...headerOptions, full: true });
+  const shortHeader = header(result, picked.map((p) => p.file), { ...headerOptions, full: false });
+  const done = (text: string, files: PackedFile[], leftOut: string[]): ContextPack => ({
+    text,
+    tokens: counter.count(text),
+    budgetTokens,
+    tokenizer: counter.name,
+    files,
+    leftOut,
+  });
+  if (picked.length === 0) {
+    const text = `${fullHeader}\nNo file matched the task (try other words or --keywords).\n`;
+    if (counter.fits(text, budgetTokens)) return done(text, [], []);
+    if (counter.fits(shortHeader, budgetTokens)) return done(shortHeader, [], []);
+    throw tooSmall(budgetTokens, counter.count(shortHeader));
+  }
+
+  // blocks[i] holds files[i - 1]'s text (blocks[0] is the header); a listed file's line goes to `listed`
+  const blocks: string[] = [];
+  const files: PackedFile[] = [];
+  const listed: { line: string; file: PackedFile }[] = [];
+  const leftOut: RetrievedFile[] = [];
+  let used = 0;
+
+  // the top file first: it is always in, with the full header when its signatures (or better) fit beside it
+  const top = await loadEntry(picked[0]!.file, picked[0]!.rank, options);
+  const topWithFull = fitSection(top, budgetTokens - counter.count(fullHeader), counter);
+  const topWithShort = fitSection(top, budgetTokens - counter.count(shortHeader), counter);
+  const isGood = (fit: { form: PackForm } | undefined): boolean => fit !== undefined && fit.form !== "names";
+  const useFull = isGood(topWithFull) || (!isGood(topWithShort) && topWithFull !== undefined);
+  const head = useFull ? fullHeader : shortHeader;
+  blocks.push(head);
+  used += counter.count(head);
+  const topFit = useFull ? topWithFull : topWithShort;
+  const topText = topFit?.text ?? fitNamesShortened(top, budgetTokens - used, counter);
+  if (topText === undefined) throw tooSmall(budgetTokens, used + counter.count(namesSection(top, 0)));
+  blocks.push(topText);
+  files.push({ path: top.file.path, relevance: top.file.relevance, form: topFit?.form ?? "names" });
+  used += counter.count(topText);
+
+  const listHeading = `\n## Nearby, by name only (relevance < ${codeFrom ?? 0})\n\n`;
+  let listCost = counter.count(listHeading);
+  for (const { file, rank } of picked.slice(1)) {
+    if (codeFrom !== undefined && file.relevance < codeFrom) {
+      const line = listedLine(file, rank);
+      const cost = counter.count(line) + (listed.length === 0 ? listCost : 0);
+      if (used + cost > budgetTokens) {
+        leftOut.push(file);
+        continue;
+      }
+      listed.push({ line, file: { path: file.path, relevance: file.relevance, form: "listed" } });
+      used += cost;
+      listCost = 0;
+      continue;
+    }
+    const entry = await loadEntry(file, rank, options);
+    const fit = fitSection(entry, budgetTokens - used, counter);
+    if (!fit) {
+      leftOut.push(file);
+      continue;
+    }
+    blocks.push(fit.text);
+    files.push({ path: file.path, relevance: file.relevance, form: fit.form });
+    used += counter.count(fit.text);
+  }
+
+  const assemble = (footer: string): string =>
+    blocks.join("") + (listed.length > 0 ? listHeading + listed.map((l) => l.line).join("") : "") + footer;
+  const rankOf = new Map(picked.map((p) => [p.file.path, p.rank]));
+  const footersFor = (out: readonly RetrievedFile[]): string[] =>
+    out.length === 0
+      ? [""]
+      : [
+          escapeControls(`\nLeft out for the budget: ${list(out.map((f) => `${f.path} (${formatRelevance(f.relevance)})`))}\n`),
+          `\nLeft out for the budget: ${out.length} file${out.length === 1 ? "" : "s"}\n`,
+          "",
+        ];
+  // sums of the blocks' counts are close to the whole's but not exact (BPE merges across a seam):
+  // the whole is counted, and the last files given back until it fits
+  for (;;) {
+    leftOut.sort((a, b) => rankOf.get(a.path)! - rankOf.get(b.path)!);
+    for (const footer of footersFor(leftOut)) {
+      const text = assemble(footer);
+      if (counter.fits(text, budgetTokens)) return done(text, [...files, ...listed.map((l) => l.file)], leftOut.map((f) => f.path));
+    }
+    const dropped = listed.pop()?.file ?? (blocks.length > 2 ? files.pop() : undefined);
+    if (dropped === undefined) break;
+    if (dropped.form !== "listed") blocks.pop();
+    leftOut.push(picked.find((p) => p.file.path === dropped.path)!.file);
+  }
+  throw tooSmall(budgetTokens, counter.count(assemble("")));
+}
+
+/**
+ * Render the context pack of a retrieval under a token budget (the text of
+ * {@link buildContextPack}).
  *
  * @example
  * const retriever = await createRetriever({ root: "./service" });
@@ -286,72 +448,11 @@ async function loadEntry(file: RetrievedFile, rank: number, options: ContextPack
  * });
  */
 export async function renderContextPack(result: RetrievalResult, options: ContextPackOptions): Promise<string> {
-  const budgetTokens = options.budgetTokens ?? DEFAULT_PACK_BUDGET_TOKENS;
-  if (!Number.isInteger(budgetTokens) || budgetTokens < 1) {
-    throw new UsageError(`renderContextPack: budgetTokens must be a positive whole number, got ${String(budgetTokens)}`);
-  }
-  const budgetChars = budgetTokens * 4;
-  const minRelevance = options.minRelevance ?? NEAR_RELEVANCE;
-  const ranked = result.files.map((file, index) => ({ file, rank: index + 1 }));
-  const picked = ranked.filter((r, index) => index === 0 || r.file.relevance >= minRelevance);
-
-  const fullHeader = header(result, picked.map((p) => p.file), budgetTokens, true);
-  const shortHeader = header(result, picked.map((p) => p.file), budgetTokens, false);
-  if (picked.length === 0) {
-    const text = `${fullHeader}\nNo file matched the task (try other words or --keywords).\n`;
-    if (text.length <= budgetChars) return text;
-    if (shortHeader.length <= budgetChars) return shortHeader;
-    throw tooSmall(budgetTokens, shortHeader.length);
-  }
-
-  const blocks: string[] = [];
-  let used = 0;
-  const leftOut: RetrievedFile[] = [];
-
-  // the top file first: it is always in, with the full header when its signatures (or better) fit beside it
-  const top = await loadEntry(picked[0]!.file, picked[0]!.rank, options);
-  const topWithFull = fitSection(top, budgetChars - fullHeader.length);
-  const topWithShort = fitSection(top, budgetChars - shortHeader.length);
-  const isGood = (fit: { form: PackForm } | undefined): boolean => fit !== undefined && fit.form !== "names";
-  const useFull = isGood(topWithFull) || (!isGood(topWithShort) && topWithFull !== undefined);
-  const head = useFull ? fullHeader : shortHeader;
-  blocks.push(head);
-  used += head.length;
-  const topFit = useFull ? topWithFull : topWithShort;
-  const topText = topFit?.text ?? fitNamesShortened(top, budgetChars - used);
-  if (topText === undefined) throw tooSmall(budgetTokens, used + namesSection(top, 0).length);
-  blocks.push(topText);
-  used += topText.length;
-
-  for (const { file, rank } of picked.slice(1)) {
-    const entry = await loadEntry(file, rank, options);
-    const fit = fitSection(entry, budgetChars - used);
-    if (!fit) {
-      leftOut.push(file);
-      continue;
-    }
-    blocks.push(fit.text);
-    used += fit.text.length;
-  }
-
-  if (leftOut.length > 0) {
-    const names = leftOut.map((f) => `${f.path} (${f.relevance.toFixed(2)})`);
-    for (const footer of [
-      escapeControls(`\nLeft out for the budget: ${list(names)}\n`),
-      `\nLeft out for the budget: ${leftOut.length} file${leftOut.length === 1 ? "" : "s"}\n`,
-    ]) {
-      if (used + footer.length <= budgetChars) {
-        blocks.push(footer);
-        used += footer.length;
-        break;
-      }
-    }
-  }
-  return blocks.join("");
+  return (await buildContextPack(result, options)).text;
 }
 
-function tooSmall(budgetTokens: number, neededChars: number): UsageError {
+function tooSmall(budgetTokens: number, neededTokens: number): UsageError {
   return new UsageError(
-    `renderContextPack: a budget of ${budgetTokens} tokens cannot hold the pack's header and the top file's name (give ${Math.ceil(neededChars / 4)} tokens or more)`,
+    `renderContextPack: a budget of ${budgetTokens} tokens cannot hold the pack's header and the top file's name (give ${neededTokens} tokens or more)`,
   );
 }

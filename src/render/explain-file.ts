@@ -43,6 +43,62 @@ function linkLines(title: string, links: readonly FileLink[], other: (l: FileLin
   return lines;
 }
 
+/** A link of one file to another, for a structured explanation. */
+export interface ExplainedLink {
+  path: string;
+  /** The other file's relevance, when it was ranked. */
+  relevance?: number;
+  /** `imports a, b; 2 references`, `re-exports x`. */
+  how: string;
+}
+
+/** The details of an explanation as data: what {@link renderExplanation} prints after the reason. */
+export interface ExplanationDetails {
+  /** Definitions carrying the matched terms: `Session.expire (method, lines 10–20)`. */
+  definitions: string[];
+  /** Files it uses (imports or references), ranked ones best first, then by path; at most 12. */
+  uses: ExplainedLink[];
+  /** Files that use it, in the same order. */
+  usedBy: ExplainedLink[];
+  /** Ranked files whose missing context it is. */
+  fillsGapOf: string[];
+}
+
+function describeDefinitionAt(d: { container?: string; name: string; kind: string; startLine: number; endLine: number }): string {
+  return `${d.container ? `${d.container}.` : ""}${d.name} (${d.kind}, ${d.startLine === d.endLine ? `line ${d.startLine}` : `lines ${d.startLine}–${d.endLine}`})`;
+}
+
+function explainedLinks(links: readonly FileLink[], other: (l: FileLink) => string, ranked: ReadonlyMap<string, RetrievedFile>): ExplainedLink[] {
+  return [...links]
+    .sort((a, b) => (ranked.get(other(b))?.relevance ?? -1) - (ranked.get(other(a))?.relevance ?? -1) || byCodeUnit(other(a), other(b)))
+    .slice(0, MAX_LINKS)
+    .map((link) => {
+      const relevance = ranked.get(other(link))?.relevance;
+      return { path: other(link), ...(relevance !== undefined ? { relevance } : {}), how: describeLink(link) };
+    });
+}
+
+/**
+ * The details of one file's explanation as data (for the MCP server's
+ * structured answer). `path` is a root-relative path the graph knows.
+ *
+ * @example
+ * readExplanationDetails(result, retriever.codeGraph, "src/auth/tokens.ts").usedBy[0]; // { path: "src/auth/auth.ts", relevance: 0.93, how: "imports checkToken; 2 references" }
+ */
+export function readExplanationDetails(result: RetrievalResult, codeGraph: CodeGraph, path: string): ExplanationDetails {
+  const ranked = new Map(result.files.map((f) => [f.path, f]));
+  const file = ranked.get(path);
+  const terms = new Set(file?.matchedTerms ?? []);
+  const definitions = (codeGraph.files.get(path)?.definitions ?? []).filter((d) => termsOf(d.name).some((t) => terms.has(t))).map(describeDefinitionAt);
+  const links = [...readFileLinks(codeGraph).values()];
+  return {
+    definitions,
+    uses: explainedLinks(links.filter((l) => l.source === path && l.target !== path), (l) => l.target, ranked),
+    usedBy: explainedLinks(links.filter((l) => l.target === path && l.source !== path), (l) => l.source, ranked),
+    fillsGapOf: result.files.filter((f) => f.missingContext.some((g) => parseMissingContext(g)?.path === path)).map((f) => f.path),
+  };
+}
+
 /**
  * Explain one file of a retrieval. `path` is root-relative (`src/auth/tokens.ts`);
  * a path the graph does not know is a usage error.

@@ -1,9 +1,12 @@
 /**
  * A retrieval as Graphviz DOT, for review: the files the retriever chose and
  * the candidates that came near, coloured by relevance band, labelled with
- * path, relevance and the cycle they entered (extra borders for later
- * cycles), clustered by folder; import, re-export and reference edges among
- * them; gap edges dashed toward the file that would fill the gap; a legend.
+ * file name (the cluster names the folder), relevance and the cycle they
+ * entered (extra borders for later cycles), clustered by folder; import,
+ * re-export and reference edges among them; gap edges dashed toward the file
+ * that would fill the gap; a compact legend under the title. Boxes are sized
+ * for their text in DejaVu Sans (text-width.ts), so that the text fits
+ * whatever font the viewer draws Helvetica with.
  * Pure and deterministic: every id quoted, nodes and edges sorted, "\n".
  */
 import type { CodeGraph } from "../graph/code-graph.js";
@@ -14,6 +17,7 @@ import { COCHANGE_STYLE } from "./graph-dot.js";
 import type { RetrievalResult } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { dotAttributes, folderLabelOf, quoteDot } from "./dot-syntax.js";
+import { textWidthPt } from "./text-width.js";
 import {
   CONTEXT_RELEVANCE,
   drawnBand,
@@ -48,69 +52,91 @@ const BAND_LABELS: Record<keyof typeof BAND_COLOURS, string> = {
 const GAP_COLOUR = "#d1242f";
 const REEXPORT_COLOUR = "#1f6feb";
 
+/** Font sizes, points: file boxes, gap targets, the legend, the title. */
+const NODE_FONT = 10;
+const GAP_FONT = 8;
+const LEGEND_FONT = 8;
+const TITLE_FONT = 11;
+/** Graphviz's default node margin (0.11 in) on each side, and the room each extra border takes. */
+const NODE_MARGIN_PT = 8;
+const PERIPHERY_GAP_PT = 4;
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** The least width, in inches, a box needs for `label` at `fontSize` (Graphviz grows a box to its label, never shrinks it below this). */
+function boxWidthIn(label: string, fontSize: number, peripheries = 1): number {
+  const text = Math.max(...label.split("\n").map((line) => textWidthPt(line, fontSize)));
+  return Math.ceil(((text + 2 * NODE_MARGIN_PT + 2 * PERIPHERY_GAP_PT * (peripheries - 1)) / 72) * 100) / 100;
+}
+
 function nodeLine(node: SubgraphFile): string {
   const band = drawnBand(node);
   const file = node.file;
   if (!file) {
+    const label = `${baseName(node.path)}\ngap target`;
     return `    ${quoteDot(node.path)}${dotAttributes({
-      label: `${node.path}\ngap target`,
+      label,
       fillcolor: BAND_COLOURS.gap,
       color: "#8c8c8c",
       fontcolor: "#6e6e6e",
-      fontsize: 8,
+      fontsize: GAP_FONT,
+      width: boxWidthIn(label, GAP_FONT),
       style: "rounded,filled,dashed",
       tooltip: `${node.path}: named in a gap, never a candidate`,
     })};`;
   }
   const inContext = file.relevance >= CONTEXT_RELEVANCE;
+  const peripheries = file.cycle > 1 ? Math.min(file.cycle, 3) : undefined;
+  const label = `${baseName(node.path)}\n${formatRelevance(file.relevance)} ${band} · c${file.cycle}`;
   return `    ${quoteDot(node.path)}${dotAttributes({
-    label: `${node.path}\n${formatRelevance(file.relevance)} ${band} · c${file.cycle}`,
+    label,
     fillcolor: BAND_COLOURS[band],
     fontcolor: band === "excluded" ? "#555555" : undefined,
     penwidth: inContext ? 2 : undefined,
-    peripheries: file.cycle > 1 ? Math.min(file.cycle, 3) : undefined,
+    peripheries,
+    width: boxWidthIn(label, NODE_FONT, peripheries),
     tooltip: `#${node.rank} ${node.path} (${formatRelevance(file.relevance, 3)}, entered in cycle ${file.cycle}${inContext ? ", in the context" : ""}): ${file.reason}`,
   })};`;
 }
 
-function legendLines(): string[] {
-  const lines = [
-    `  subgraph ${quoteDot("cluster_legend")} {`,
-    `    label="Legend"; style="rounded"; color="#999999"; fontsize=9;`,
-    `    node [fontsize=8, width=0, height=0, margin="0.06,0.03"];`,
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** One cell of the legend's table, at least as wide as its text in DejaVu Sans. */
+function legendCell(text: string, attributes: string, fontSize = LEGEND_FONT, colour?: string): string {
+  const width = Math.ceil(textWidthPt(text, fontSize) + 8);
+  const body = colour ? `<FONT COLOR="${colour}">${escapeHtml(text)}</FONT>` : escapeHtml(text);
+  return `<TD${attributes} WIDTH="${width}"><FONT POINT-SIZE="${fontSize}">${body}</FONT></TD>`;
+}
+
+/**
+ * The title and the legend as one HTML-like label over the picture: the task
+ * and the counts, a row of band colours, what borders mean, and the edge
+ * kinds drawn as text (a few lines, not a second graph).
+ */
+function titleWithLegend(title: string): string {
+  const bands = (Object.keys(BAND_COLOURS) as Array<keyof typeof BAND_COLOURS>).map((band) =>
+    legendCell(BAND_LABELS[band], ` BGCOLOR="${BAND_COLOURS[band]}"${band === "gap" ? ' BORDER="1" STYLE="dashed" COLOR="#8c8c8c"' : ""}`),
+  );
+  const borders = `thick border: in the context (≥ ${CONTEXT_RELEVANCE}) · cN: entered in cycle N (double border: 2, triple: 3)`;
+  const edges: Array<[string, string | undefined]> = [
+    ["→ import", undefined],
+    ["━▶ re-export", REEXPORT_COLOUR],
+    ["┈▶ references only", undefined],
+    ["╌▶ gap: uses what the context lacks", GAP_COLOUR],
+    ["╌╌ changed together before", COCHANGE_STYLE.color],
   ];
-  for (const band of Object.keys(BAND_COLOURS) as Array<keyof typeof BAND_COLOURS>) {
-    lines.push(
-      `    ${quoteDot(`legend:${band}`)}${dotAttributes({
-        label: BAND_LABELS[band],
-        fillcolor: BAND_COLOURS[band],
-        style: band === "gap" ? "rounded,filled,dashed" : undefined,
-        color: band === "gap" ? "#8c8c8c" : undefined,
-      })};`,
-    );
-  }
-  lines.push(`    ${quoteDot("legend:context")}${dotAttributes({ label: `thick border: in the context (≥ ${CONTEXT_RELEVANCE})`, fillcolor: "#ffffff", penwidth: 2 })};`);
-  lines.push(`    ${quoteDot("legend:cycle")}${dotAttributes({ label: "cN: entered in cycle N (double border: 2, triple: 3)", fillcolor: "#ffffff", peripheries: 2 })};`);
-  const edgeKinds: Array<[string, Record<string, string | number>]> = [
-    ["import", {}],
-    ["re-export", { style: "bold", color: REEXPORT_COLOUR }],
-    ["references only", { style: "dotted" }],
-    ["gap: uses what the context lacks", { style: "dashed", color: GAP_COLOUR, fontcolor: GAP_COLOUR }],
-    ["changed together before", { ...COCHANGE_STYLE, fontcolor: COCHANGE_STYLE.color }],
+  const span = ` COLSPAN="${bands.length}"`;
+  const rows = [
+    ...title.split("\n").map((line, i) => `<TR>${legendCell(line, span, i === 0 ? TITLE_FONT : LEGEND_FONT + 1)}</TR>`),
+    `<TR>${bands.join("")}</TR>`,
+    `<TR>${legendCell(borders, span)}</TR>`,
+    `<TR><TD${span}><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="1"><TR>${edges.map(([text, colour]) => legendCell(text, "", LEGEND_FONT, colour)).join("")}</TR></TABLE></TD></TR>`,
   ];
-  edgeKinds.forEach(([label, style], index) => {
-    const from = quoteDot(`legend:edge${index}:from`);
-    const to = quoteDot(`legend:edge${index}:to`);
-    lines.push(`    ${from} [shape=point, width=0.05, label=""]; ${to} [shape=point, width=0.05, label=""];`);
-    lines.push(`    ${from} -> ${to}${dotAttributes({ label, fontsize: 8, ...style })};`);
-  });
-  // rankdir=LR: nodes of one rank stack, so the legend is a column of boxes beside a column of edge samples
-  const boxes = [...Object.keys(BAND_COLOURS).map((b) => `legend:${b}`), "legend:context", "legend:cycle"];
-  lines.push(`    { rank=same; ${boxes.map(quoteDot).join("; ")}; }`);
-  lines.push(`    { rank=same; ${edgeKinds.map((_kind, i) => quoteDot(`legend:edge${i}:from`)).join("; ")}; }`);
-  lines.push(`    ${quoteDot("legend:cycle")} -> ${quoteDot("legend:edge0:from")} [style=invis];`);
-  lines.push("  }");
-  return lines;
+  return `<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2">${rows.join("")}</TABLE>>`;
 }
 
 /**
@@ -138,8 +164,8 @@ export function renderDot(result: RetrievalResult, codeGraph: CodeGraph, options
   const lines: string[] = [
     'digraph "graph-retrieve retrieval" {',
     "  rankdir=LR;",
-    `  graph${dotAttributes({ label: title, labelloc: "t", fontname: "Helvetica", fontsize: 11 })};`,
-    '  node [shape=box, style="rounded,filled", fillcolor="#ffffff", fontname="Helvetica", fontsize=10];',
+    `  graph [label=${titleWithLegend(title)}, labelloc="t", fontname="Helvetica", fontsize=${TITLE_FONT}, nodesep=0.15, ranksep=0.45];`,
+    `  node [shape=box, style="rounded,filled", fillcolor="#ffffff", fontname="Helvetica", fontsize=${NODE_FONT}, height=0.3];`,
     '  edge [color="#555555", arrowsize=0.6, fontname="Helvetica", fontsize=8];',
   ];
   let clusterIndex = 0;
@@ -152,7 +178,11 @@ export function renderDot(result: RetrievalResult, codeGraph: CodeGraph, options
 
   const gapKeys = new Set(sub.gaps.map((g) => `${g.source}\0${g.target}`));
   const linkTooltips = new Map<string, string>();
+  // a link between two excluded files says little and, at 20 or 30 files, buries the rest (a barrel's fan-out)
+  const excluded = new Set(sub.files.filter((f) => f.file?.band === "excluded").map((f) => f.path));
+  const isFaint = (source: string, target: string) => excluded.has(source) && excluded.has(target);
   for (const link of sub.links) {
+    if (isFaint(link.source, link.target) && !gapKeys.has(`${link.source}\0${link.target}`)) continue;
     const kind = link.isReexport ? "re-export" : link.isImport || link.viaBarrels.length > 0 ? "import" : "references";
     const tooltip = [
       `${kind}${link.names.length > 0 ? ` ${link.names.join(", ")}` : ""}`,
@@ -188,6 +218,6 @@ export function renderDot(result: RetrievalResult, codeGraph: CodeGraph, options
     if (!drawn.has(edge.source) || !drawn.has(edge.target)) continue;
     lines.push(`  ${quoteDot(edge.source)} -> ${quoteDot(edge.target)}${dotAttributes({ ...COCHANGE_STYLE, tooltip: `changed together before (weight ${edge.weight})` })};`);
   }
-  lines.push(...legendLines(), "}", "");
+  lines.push("}", "");
   return lines.join("\n");
 }

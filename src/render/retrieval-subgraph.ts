@@ -16,7 +16,7 @@ export { LOW_BAND as NEAR_RELEVANCE, CONTEXT_THRESHOLD as CONTEXT_RELEVANCE } fr
 /** The best files drawn whatever their relevance: a calibrated relevance leaves few files at 0.2 or more, and a picture of three explains little. */
 export const MIN_DRAWN_FILES = 8;
 /** Most files drawn in a retrieval subgraph (gap targets outside the result included). */
-export const MAX_SUBGRAPH_FILES = 30;
+export const MAX_SUBGRAPH_FILES = 20;
 
 /** How one file is tied to another, summed over the graph's edges. */
 export interface FileLink {

@@ -13,11 +13,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RetrievalResult } from "../../src/index.js";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import type { ExplanationDetails } from "../../src/index.js";
+import type { ContextAnswer } from "../../src/mcp/context-answer.js";
 import type { Neighbors } from "../../src/mcp/describe-neighbors.js";
 import type { FileExplanation as BaseExplanation } from "../../src/mcp/explain-file.js";
 
-type FileExplanation = BaseExplanation & { details: string };
+type FileExplanation = BaseExplanation & ExplanationDetails;
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BIN = join(REPO_ROOT, "dist", "cli", "main.js");
@@ -64,10 +66,21 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ isEr
   return { isError: result.isError === true, text: textOf(result) };
 }
 
+/** A structured answer: its structuredContent, checked to be what a text-only client reads too. */
 async function callJson<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  const { isError, text } = await call(name, args);
-  expect(isError, text).toBe(false);
-  return JSON.parse(text) as T;
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = textOf(result);
+  expect(result.isError ?? false, text).toBe(false);
+  expect(result.structuredContent).toBeDefined();
+  if (args.format !== undefined && args.format !== "json") return result.structuredContent as T;
+  expect(JSON.parse(text)).toEqual(result.structuredContent);
+  return result.structuredContent as T;
+}
+
+/** Tokens of an answer as the model may receive it: the text, and the structured content as JSON. */
+function answerTokens(result: CallToolResult): number {
+  const count = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
+  return count(textOf(result)) + (result.structuredContent ? count(JSON.stringify(result.structuredContent)) : 0);
 }
 
 beforeAll(async () => {
@@ -92,7 +105,7 @@ afterAll(async () => {
 describe("graph-retrieve mcp over stdio", () => {
   it("lists the three tools, each described for a model, with its arguments", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["explain_file", "graph_neighbors", "retrieve_context"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["explain_file", "find_symbol", "graph_neighbors", "retrieve_context"]);
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const tool of tools) {
       expect(tool.description?.length ?? 0).toBeGreaterThan(200);
@@ -103,38 +116,58 @@ describe("graph-retrieve mcp over stdio", () => {
     expect(byName.get("retrieve_context")?.inputSchema.required).toEqual(["task"]);
     expect(Object.keys(byName.get("retrieve_context")?.inputSchema.properties ?? {}).sort()).toEqual(["budget", "format", "task"]);
     expect(byName.get("explain_file")?.inputSchema.required?.sort()).toEqual(["path", "task"]);
+    // each answers structured content too, and says its shape
+    for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe("object");
+    expect(Object.keys(byName.get("retrieve_context")?.outputSchema?.properties ?? {})).toEqual(
+      expect.arrayContaining(["files", "tokenizer", "budgetTokens", "leftOut"]),
+    );
+    expect(Object.keys(byName.get("explain_file")?.outputSchema?.properties ?? {})).toEqual(expect.arrayContaining(["trace", "uses", "usedBy"]));
     expect(byName.get("graph_neighbors")?.inputSchema.required).toEqual(["path"]);
   });
 
-  it("retrieve_context (json) answers the fixture's task with its files first", async () => {
-    const result = await callJson<RetrievalResult>("retrieve_context", { task: TASK, format: "json" });
+  it("retrieve_context (json) answers the fixture's task with its files first, the text being the structured content", async () => {
+    const result = await callJson<ContextAnswer>("retrieve_context", { task: TASK, format: "json" });
     expect(result.schemaVersion).toBe(1);
     expect(result.task).toBe(TASK);
+    expect(result.root).toBe(root);
     expect(result.files.slice(0, 3).every((f) => ANSWER.includes(f.path))).toBe(true);
-    expect(result.files.every((f) => f.reason.length > 0)).toBe(true);
-    expect(result.stats.budgetTokens).toBe(20000);
+    expect(result.files.every((f) => (f.reason ?? "").length > 0 && f.shown === "ranked")).toBe(true);
+    expect(result.tokenizer).toBe("o200k_base (gpt-tokenizer)");
+    expect(result.budgetTokens).toBe(8000);
+    const paths = await callJson<ContextAnswer>("retrieve_context", { task: TASK, format: "paths", budget: 300 });
+    expect(paths.files.map((f) => f.path)).toEqual(result.files.slice(0, paths.files.length).map((f) => f.path));
+    expect(paths.files.every((f) => f.reason === undefined)).toBe(true);
   });
 
-  it("retrieve_context (md, the default) is the context pack: the files' code within the budget", async () => {
-    const { isError, text } = await call("retrieve_context", { task: TASK });
-    expect(isError).toBe(false);
+  it("retrieve_context (md, the default) is the context pack: the files' code, the answer within the budget", async () => {
+    const full = (await client.callTool({ name: "retrieve_context", arguments: { task: TASK } })) as CallToolResult;
+    const text = textOf(full);
+    expect(full.isError ?? false).toBe(false);
+    const shown = (full.structuredContent as unknown as ContextAnswer).files;
     // the answer's files the retrieval ranks first are in the pack, the context's with their code
-    const ranked = await callJson<RetrievalResult>("retrieve_context", { task: TASK, format: "json" });
+    const ranked = await callJson<ContextAnswer>("retrieve_context", { task: TASK, format: "json" });
     const first = ranked.files.slice(0, 3).map((f) => f.path);
     expect(first).toEqual(expect.arrayContaining(["src/auth/auth.ts", "src/auth/tokens.ts"]));
     for (const path of ANSWER.filter((p) => first.includes(p))) expect(text).toContain(path);
     expect(text).toContain("export async function login(");
     expect(text).toMatch(/```/);
-    const tight = await call("retrieve_context", { task: TASK, budget: 500 });
-    expect(tight.isError).toBe(false);
-    expect(tight.text.length).toBeLessThanOrEqual(500 * 4);
-    expect(tight.text).toContain("src/auth/");
-    const small = await callJson<RetrievalResult>("retrieve_context", { task: TASK, format: "json", budget: 500 });
-    expect(small.stats.budgetTokens).toBe(500);
-    expect(small.stats.contextTokens).toBeLessThanOrEqual(Math.max(500, small.files[0]?.tokens ?? 0));
+    expect(shown[0]?.shown).toBe("whole");
+    // below the medium band: a name and a reason, no code
+    for (const file of shown.slice(1)) expect(file.shown === "listed", file.path).toBe(file.relevance < 0.5);
+    expect(answerTokens(full)).toBeLessThanOrEqual(8000);
+    for (const budget of [700, 1500]) {
+      const tight = (await client.callTool({ name: "retrieve_context", arguments: { task: TASK, budget } })) as CallToolResult;
+      expect(tight.isError ?? false, textOf(tight)).toBe(false);
+      expect(answerTokens(tight)).toBeLessThanOrEqual(budget);
+      expect(textOf(tight)).toContain("src/auth/");
+      const json = (await client.callTool({ name: "retrieve_context", arguments: { task: TASK, budget, format: "json" } })) as CallToolResult;
+      expect(answerTokens(json)).toBeLessThanOrEqual(budget);
+      expect((json.structuredContent as unknown as ContextAnswer).files.length).toBeGreaterThan(0);
+    }
   });
 
-  it("explain_file says why a file scored what it did", async () => {
+  it("explain_file says why a file scored what it did, each fact once, with a trace entry for every cycle", async () => {
+    const ranked = await callJson<ContextAnswer>("retrieve_context", { task: TASK, format: "json" });
     const tokens = await callJson<FileExplanation>("explain_file", { task: TASK, path: "src/auth/tokens.ts" });
     expect(tokens).toMatchObject({ path: "src/auth/tokens.ts", task: TASK, cycle: 1 });
     expect(tokens.inContext).toBe(tokens.relevance >= 0.7);
@@ -142,13 +175,32 @@ describe("graph-retrieve mcp over stdio", () => {
     expect(tokens.reason.length).toBeGreaterThan(0);
     expect(Array.isArray(tokens.missingContext)).toBe(true);
     expect(tokens.matchedTerms.length).toBeGreaterThan(0);
-    expect(tokens.trace[0]).toBe("cycle 1: entered the candidates");
-    expect(tokens.details).toContain("src/auth/tokens.ts");
+    expect(tokens.trace).toHaveLength(ranked.stats.cycles);
+    expect(tokens.trace[0]).toBe("cycle 1: entered the candidates through the search");
+    expect(tokens).not.toHaveProperty("details");
+    expect(tokens.usedBy.map((l) => l.path)).toEqual(expect.arrayContaining(["src/auth/auth.ts"]));
+    expect(tokens.uses.map((l) => l.path)).toContain("src/auth/jwt-utils.ts");
+    expect(tokens.fillsGapOf).toContain("src/auth/auth.ts");
+    // the reason is given once: not repeated in another field
+    const raw = JSON.stringify(tokens);
+    expect(raw.split(tokens.reason).length - 1).toBe(1);
     // a distractor, written the way a model might write it
     const mailer = await callJson<FileExplanation>("explain_file", { task: TASK, path: "./src/notifications/mailer.ts" });
     expect(mailer.path).toBe("src/notifications/mailer.ts");
     expect(mailer.inContext).toBe(false);
     expect(mailer.relevance).toBeLessThan(0.7);
+    expect(mailer.trace).toHaveLength(ranked.stats.cycles);
+    // a file that never became a candidate: every cycle says so, and what it searched
+    const palette = join(root, "src", "colour-palette.ts");
+    writeFileSync(palette, 'export const PALETTE = ["crimson", "teal", "ochre"] as const;\n');
+    try {
+      const never = await callJson<FileExplanation>("explain_file", { task: TASK, path: "src/colour-palette.ts" });
+      expect(never.relevance).toBe(0);
+      expect(never.trace).toHaveLength(ranked.stats.cycles);
+      expect(never.trace[0]).toMatch(/^cycle 1: not a candidate \(searched "authentic", "token", /);
+    } finally {
+      rmSync(palette);
+    }
   });
 
   it("explain_file and graph_neighbors answer an unknown path with an MCP error result naming close matches", async () => {
@@ -161,7 +213,7 @@ describe("graph-retrieve mcp over stdio", () => {
     // bad arguments are an error result too, and the server lives on
     const invalid = await call("retrieve_context", { task: "" });
     expect(invalid.isError).toBe(true);
-    expect((await client.listTools()).tools).toHaveLength(3);
+    expect((await client.listTools()).tools).toHaveLength(4);
   });
 
   it("graph_neighbors lists imports, importers, defined and referenced symbols", async () => {
@@ -179,16 +231,30 @@ describe("graph-retrieve mcp over stdio", () => {
     expect(n.referencedSymbols.every((s) => s.definedIn !== "src/auth/tokens.ts")).toBe(true);
   });
 
+  it("find_symbol gives a symbol's definition and the files that use it; an unknown name is an error naming similar ones", async () => {
+    const found = await callJson<{ definitions: Array<Record<string, unknown>>; usedBy: Array<{ file: string; symbol: string; definedIn: string; uses: number }> }>("find_symbol", { name: "checkToken" });
+    expect(found.definitions).toEqual([{ symbol: "checkToken", file: "src/auth/tokens.ts", kind: "function", exported: true, lines: expect.stringMatching(/^76-\d+$/) as unknown as string }]);
+    // auth.ts calls it twice (lines 57 and 84)
+    expect(found.usedBy).toContainEqual({ file: "src/auth/auth.ts", symbol: "checkToken", definedIn: "src/auth/tokens.ts", uses: 2 });
+    expect(found.usedBy.every((u) => u.file !== "src/auth/tokens.ts")).toBe(true);
+    // case is ignored when nothing matches exactly
+    const lower = await callJson<{ definitions: Array<{ symbol: string }> }>("find_symbol", { name: "checktoken" });
+    expect(lower.definitions.map((d) => d.symbol)).toEqual(["checkToken"]);
+    const unknown = await call("find_symbol", { name: "checkTok" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/^find_symbol: no symbol named "checkTok" is defined under the root \(did you mean .*checkToken.*\?\)$/);
+  });
+
   it("sees a file added after the first calls: the next call re-indexes", async () => {
     const task = "Rotate refresh tokens and detect refresh token reuse";
-    const before = await callJson<RetrievalResult>("retrieve_context", { task, format: "json" });
+    const before = await callJson<ContextAnswer>("retrieve_context", { task, format: "json" });
     expect(before.files.map((f) => f.path)).not.toContain("src/auth/refresh-rotation.ts");
     const unknown = await call("graph_neighbors", { path: "src/auth/refresh-rotation.ts" });
     expect(unknown.isError).toBe(true);
 
     writeFileSync(join(root, "src", "auth", "refresh-rotation.ts"), ROTATION_FILE);
 
-    const after = await callJson<RetrievalResult>("retrieve_context", { task, format: "json" });
+    const after = await callJson<ContextAnswer>("retrieve_context", { task, format: "json" });
     // the new file, named for the task's words, is now among the best
     expect(after.files.slice(0, 3).map((f) => f.path)).toContain("src/auth/refresh-rotation.ts");
     const tokens = await callJson<Neighbors>("graph_neighbors", { path: "src/auth/tokens.ts" });

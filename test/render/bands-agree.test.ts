@@ -28,7 +28,8 @@ describe("numbers that agree", () => {
     expect(nextSection).toContain(`  0.69  ${path}  `);
     expect(text).not.toContain(`0.70  ${path}`);
     expect(renderExplanation(moved, codeGraph, path)).toContain("relevance 0.699, medium band [0.5, 0.8), not in the context (< 0.7)");
-    expect(renderDot(moved, codeGraph)).toContain(`${path}\\n0.69 medium`);
+    // the box shows the file's name (its folder is the cluster's label)
+    expect(renderDot(moved, codeGraph)).toContain(`${path.slice(path.lastIndexOf("/") + 1)}\\n0.69 medium`);
   });
 
   it("the text names the threshold of its 'High relevance' files, which are the context's (≥ 0.7), not the high band's (≥ 0.8)", async () => {
@@ -52,7 +53,7 @@ describe("numbers that agree", () => {
     const dot = renderDot(result, codeGraph);
     const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8").replace(/\s+/g, " ");
     for (const { band } of BANDS) {
-      expect(dot).toContain(`label="${band} ${bandRange(band)}"`);
+      expect(dot).toContain(`>${band} ${bandRange(band)}</FONT>`);
       expect(readme).toContain(`${band} ${bandRange(band)}`);
     }
     expect(readme).not.toMatch(/0\.5–0\.7|0\.2–0\.4/);

@@ -4,9 +4,13 @@
  * the budget: a property test over budgets from 1k to 200k tokens on both
  * pattern fixtures and a generated project whose top file is large.
  */
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { renderContextPack, UsageError, type CodeGraph, type Definition, type ParsedFile, type RetrievalResult, type RetrievedFile } from "../../src/index.js";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildContextPack, createRetriever, formatRelevance, renderContextPack, UsageError, type CodeGraph, type Definition, type ParsedFile, type RetrievalResult, type RetrievedFile } from "../../src/index.js";
 import { bigFileRetrieval, fixtureRetrieval, type Retrieval } from "./helpers.js";
 
 interface PackSection {
@@ -44,8 +48,9 @@ function readSections(pack: string): PackSection[] {
   return sections;
 }
 
+/** Tokens as the models using o200k_base count them (special tokens in code are text). */
 function tokensOf(text: string): number {
-  return Math.ceil(text.length / 4);
+  return countTokens(text, { disallowedSpecial: new Set() });
 }
 
 async function fileLines(retrieval: Retrieval, path: string): Promise<string[]> {
@@ -64,7 +69,7 @@ describe("renderContextPack on the pattern fixtures", () => {
     const text = await pack(retrieval);
     expect(tokensOf(text)).toBeLessThanOrEqual(20_000);
     expect(text.startsWith("# Context pack: Fix the authentication token expiry bug\n")).toBe(true);
-    expect(text).toContain("Budget: 20000 tokens, estimated as characters / 4 rounded up");
+    expect(text).toContain("Budget: 20000 tokens, counted with the o200k_base (gpt-tokenizer) tokenizer");
     expect(text).toMatch(/^- Cycle 1: searched "authentic", "token", "expir", "auth"; \d+ candidates/m);
     expect(text).toMatch(/^- Cycle 2: \d+ candidates/m);
     const picked = retrieval.result.files.filter((f, i) => i === 0 || f.relevance >= 0.2);
@@ -213,5 +218,64 @@ describe("renderContextPack on a made-up result", () => {
     expect(text).toContain("export const bell = '\\x07\\x1b[31m';");
     expect(text).not.toMatch(/[\u0007\u001b]/);
     expect(tokensOf(text)).toBeLessThanOrEqual(1000);
+  });
+});
+
+describe("renderContextPack counts tokens with o200k_base, not characters / 4", () => {
+  const roots: string[] = [];
+  afterAll(() => {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+
+  /** A project whose top file is commented in Chinese: about one token a character, where characters / 4 sees a quarter of that. */
+  async function chineseRetrieval(): Promise<Retrieval> {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "graph-retrieve-pack-zh-")));
+    roots.push(root);
+    mkdirSync(join(root, "src"), { recursive: true });
+    const lines = ["/** 会话令牌：签发、校验与过期处理。 */"];
+    for (let i = 0; i < 60; i++) {
+      lines.push(`/** 第${i}步：检查会话令牌是否过期，过期则拒绝请求并记录日志，同时通知用户重新登录。 */`);
+      lines.push(`export function checkSessionTokenExpiry${i}(expiresAt: number, now: number): boolean {`, "  return now < expiresAt;", "}");
+    }
+    writeFileSync(join(root, "src", "session-token.ts"), `${lines.join("\n")}\n`);
+    writeFileSync(join(root, "src", "log.ts"), "export function log(message: string): void {\n  console.log(message);\n}\n");
+    const retriever = await createRetriever({ root });
+    const result = await retriever.retrieve("Fix the session token expiry check");
+    return { name: "zh", root, result, codeGraph: retriever.codeGraph, readFile: async (path) => readFileSync(join(root, path), "utf8") };
+  }
+
+  it("keeps a pack of Chinese-commented code within the budget under the tokenizer's count", async () => {
+    const retrieval = await chineseRetrieval();
+    expect(retrieval.result.files[0]?.path).toBe("src/session-token.ts");
+    const source = await retrieval.readFile("src/session-token.ts");
+    // the premise: characters / 4 misjudges this file by far
+    expect(tokensOf(source)).toBeGreaterThan(1.25 * Math.ceil(source.length / 4));
+    for (const budget of [1500, 3000, 6000]) {
+      const pack = await buildContextPack(retrieval.result, { codeGraph: retrieval.codeGraph, readFile: retrieval.readFile, budgetTokens: budget });
+      expect(tokensOf(pack.text)).toBeLessThanOrEqual(budget);
+      expect(pack.tokens).toBe(tokensOf(pack.text));
+      expect(pack.tokenizer).toBe("o200k_base (gpt-tokenizer)");
+      expect(pack.text).toContain(`Budget: ${budget} tokens, counted with the o200k_base (gpt-tokenizer) tokenizer`);
+      // the budget is used, not wasted: at least half of it holds the pack
+      expect(pack.tokens).toBeGreaterThan(budget / 2);
+    }
+  });
+
+  it("codeFrom lists the files below it by name with a one-line reason, and shows the others' code", async () => {
+    const retrieval = await fixtureRetrieval("api-gateway");
+    const pack = await buildContextPack(retrieval.result, { codeGraph: retrieval.codeGraph, readFile: retrieval.readFile, codeFrom: 0.5 });
+    const [top, ...rest] = pack.files;
+    expect(top?.path).toBe(retrieval.result.files[0]?.path);
+    expect(top?.form).not.toBe("listed");
+    const low = retrieval.result.files.slice(1).filter((f) => f.relevance >= 0.2 && f.relevance < 0.5);
+    expect(low.length).toBeGreaterThan(0);
+    for (const file of rest) expect(file.form === "listed", file.path).toBe(file.relevance < 0.5);
+    expect(rest.filter((f) => f.form === "listed").map((f) => f.path)).toEqual(low.map((f) => f.path));
+    const sections = readSections(pack.text).map((s) => s.path);
+    for (const file of low) {
+      expect(sections).not.toContain(file.path);
+      expect(pack.text).toMatch(new RegExp(`^- \\d+\\. ${file.path.replace(/[.]/g, "\\.")} · ${formatRelevance(file.relevance)} low · .+$`, "m"));
+    }
+    expect(pack.text).toContain("## Nearby, by name only (relevance < 0.5)");
   });
 });

@@ -28,7 +28,9 @@ describe.each(FIXTURES)("renderDot on %s", (name) => {
     expect(dot).not.toContain("\r");
     expect(unquotedIds(dot)).toEqual([]);
     for (const file of result.files.filter((f) => f.relevance >= 0.2)) {
-      expect(dot).toContain(`  ${JSON.stringify(file.path)} [label="${file.path}\\n${formatRelevance(file.relevance)} ${file.band} · c${file.cycle}", fillcolor="${BAND_COLOURS[file.band]}"`);
+      // the file's name (its folder is the cluster's label), relevance, band, cycle
+      const name = file.path.slice(file.path.lastIndexOf("/") + 1);
+      expect(dot).toContain(`  ${JSON.stringify(file.path)} [label="${name}\\n${formatRelevance(file.relevance)} ${file.band} · c${file.cycle}", fillcolor="${BAND_COLOURS[file.band]}"`);
     }
     // context files have a thick border
     for (const file of result.files.filter((f) => f.relevance >= 0.7)) {
@@ -49,12 +51,15 @@ describe.each(FIXTURES)("renderDot on %s", (name) => {
       const fill = file.file ? BAND_COLOURS[file.file.band] : BAND_COLOURS.gap;
       expect(node, file.path).toContain(`fill="${fill}"`);
     }
-    // legend: the cluster, its title and one box per band
-    expect(svg).toContain("<title>cluster_legend</title>");
-    expect(svg).toContain(">Legend</text>");
-    for (const band of ["high", "medium", "low", "excluded", "gap"] as const) {
-      expect(nodes.get(`legend:${band}`), band).toContain(`fill="${BAND_COLOURS[band]}"`);
+    // legend: under the title, one coloured cell per band, then the borders and the edge kinds
+    const texts = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => (m[1] ?? "").replace(/&#45;/g, "-").replace(/&lt;/g, "<"));
+    // the bands' ranges as every output writes them (bands.ts)
+    for (const [band, label] of [["high", "high [0.8, 1]"], ["medium", "medium [0.5, 0.8)"], ["low", "low [0.2, 0.5)"], ["excluded", "excluded [0, 0.2)"]] as const) {
+      expect(texts, band).toContain(label);
+      expect(svg, band).toContain(`<polygon fill="${BAND_COLOURS[band]}" stroke="none"`);
     }
+    expect(texts).toContain("gap target, not a candidate");
+    expect(texts).toContain("━▶ re-export");
   });
 
   it("renders with Graphviz's dot -Tsvg without a warning", async (ctx) => {
@@ -67,7 +72,7 @@ describe.each(FIXTURES)("renderDot on %s", (name) => {
     for (const file of result.files.filter((f) => f.relevance >= 0.7)) {
       expect(nodes.get(file.path), file.path).toContain(`fill="${BAND_COLOURS[file.band]}"`);
     }
-    expect(run.svg).toContain("<title>cluster_legend</title>");
+    expect(run.svg).toContain("thick border: in the context");
   });
 });
 
@@ -112,7 +117,7 @@ describe("renderDot: what the picture says", () => {
       files: [{ ...top, missingContext: [...top.missingContext, "renewToken (src/auth/renewal.ts)"] }, ...result.files.slice(1)],
     };
     const dot = renderDot(changed, codeGraph);
-    expect(dot).toMatch(/ {4}"src\/auth\/renewal\.ts" \[label="src\/auth\/renewal\.ts\\ngap target", fillcolor="#ffffff", [^\n]*style="rounded,filled,dashed"/);
+    expect(dot).toMatch(/ {4}"src\/auth\/renewal\.ts" \[label="renewal\.ts\\ngap target", fillcolor="#ffffff", [^\n]*style="rounded,filled,dashed"/);
     expect(dot).toMatch(new RegExp(`"${top.path.replace(/[.]/g, "\\.")}" -> "src/auth/renewal\\.ts" \\[style="dashed"[^\\n]*label="renewToken"`));
     expect(renderWithDotOk(dot)).toBe(true);
   });

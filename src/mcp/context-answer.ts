@@ -1,0 +1,190 @@
+/**
+ * retrieve_context's answer, sized for an agent: the text it reads and the
+ * same facts as structured content, together within the token budget
+ * (default 8,000, counted with the pack's tokenizer; Claude Code cuts a tool
+ * result at 25,000).
+ *
+ * - format "md": the text is the context pack (code for the files from the
+ *   medium band on, a one-line entry for the files below it); the
+ *   structured content is the ranking the pack shows, without code.
+ * - format "json": the text is the structured content serialised (as the MCP
+ *   specification asks), with each file's reason and missing context, as
+ *   many files as fit.
+ * - format "paths": the best files' paths and relevances, one line each.
+ *
+ * Both parts count: the answer's tokens are the text's plus the structured
+ * content's JSON, and never exceed the budget.
+ *
+ * @example
+ * const answer = await buildContextAnswer(result, { codeGraph, readFile, budgetTokens: 8000, format: "md" });
+ * answer.structured.files[0].path; // "src/auth/auth.ts"
+ */
+import {
+  buildContextPack,
+  CONTEXT_THRESHOLD,
+  formatRelevance,
+  loadTokenCounter,
+  MEDIUM_BAND,
+  type CodeGraph,
+  type PackForm,
+  type RetrievalResult,
+  type RetrievedFile,
+  type TokenCounter,
+} from "../index.js";
+
+/** The MCP server's default answer size, in tokens: well inside Claude Code's 25,000-token cap on a tool result. */
+export const MCP_DEFAULT_BUDGET_TOKENS = 8_000;
+
+export type AnswerFormat = "md" | "json" | "paths";
+
+/** How a file appears in the answer: its code (whole, reduced, signatures), its definitions' names, one listed line, or a ranked entry (json, paths). */
+export type AnswerForm = PackForm | "ranked";
+
+export interface AnswerFile {
+  path: string;
+  relevance: number;
+  band: RetrievedFile["band"];
+  inContext: boolean;
+  shown: AnswerForm;
+  /** json only: why it scored what it did. */
+  reason?: string;
+  /** json only: what it uses that the context lacks. */
+  missingContext?: string[];
+}
+
+/** The structured content of a retrieve_context answer (its outputSchema is in output-schemas.ts). */
+export interface ContextAnswer {
+  schemaVersion: 1;
+  task: string;
+  root: string;
+  format: AnswerFormat;
+  tokenizer: string;
+  budgetTokens: number;
+  /** Files shown, best first. */
+  files: AnswerFile[];
+  /** Ranked files (from 0.2 on) the budget left out. */
+  leftOut: number;
+  /** Gaps left after the last cycle. */
+  gaps: string[];
+  stats: { strategy: string; cycles: number; candidates: number; files: number };
+}
+
+export interface ContextAnswerOptions {
+  codeGraph: CodeGraph;
+  readFile: (path: string) => Promise<string>;
+  budgetTokens: number;
+  format: AnswerFormat;
+  /** Files from this relevance on are shown (default 0.2); the top file always is. */
+  minRelevance?: number;
+}
+
+/** Room for the protocol's own keys around the two parts ({"content":[{"type":"text","text":…}],"structuredContent":…}). */
+const ENVELOPE_TOKENS = 24;
+const MAX_TRIES = 8;
+
+function answerFile(file: RetrievedFile, shown: AnswerForm, withReasons: boolean): AnswerFile {
+  return {
+    path: file.path,
+    relevance: file.relevance,
+    band: file.band,
+    inContext: file.relevance >= CONTEXT_THRESHOLD,
+    shown,
+    ...(withReasons ? { reason: file.reason, missingContext: file.missingContext } : {}),
+  };
+}
+
+function answerOf(result: RetrievalResult, format: AnswerFormat, counter: TokenCounter, budgetTokens: number, files: AnswerFile[], leftOut: number): ContextAnswer {
+  return {
+    schemaVersion: 1,
+    task: result.task,
+    root: result.root,
+    format,
+    tokenizer: counter.name,
+    budgetTokens,
+    files,
+    leftOut,
+    gaps: result.gaps,
+    stats: { strategy: result.stats.strategy, cycles: result.stats.cycles, candidates: result.stats.candidates, files: result.stats.files },
+  };
+}
+
+/** Tokens of an answer as the client receives it: the text, the structured content's JSON, and the envelope. */
+export function answerTokens(counter: TokenCounter, text: string, structured: ContextAnswer): number {
+  return counter.count(text) + counter.count(JSON.stringify(structured)) + ENVELOPE_TOKENS;
+}
+
+function pathsText(answer: ContextAnswer): string {
+  return `${answer.files.map((f) => `${formatRelevance(f.relevance)} ${f.path}`).join("\n")}\n`;
+}
+
+/** The ranked files shown by json and paths: the most that fit, best first (the count is found by bisection: more files, more tokens). */
+function fitRanked(
+  result: RetrievalResult,
+  shown: readonly RetrievedFile[],
+  options: ContextAnswerOptions,
+  counter: TokenCounter,
+): { text: string; structured: ContextAnswer } | undefined {
+  const withReasons = options.format === "json";
+  const build = (n: number) => {
+    const structured = answerOf(result, options.format, counter, options.budgetTokens, shown.slice(0, n).map((f) => answerFile(f, "ranked", withReasons)), shown.length - n);
+    const text = options.format === "json" ? JSON.stringify(structured) : pathsText(structured);
+    return { text, structured, fits: answerTokens(counter, text, structured) <= options.budgetTokens };
+  };
+  let low = 0;
+  let high = shown.length;
+  let best = build(0);
+  if (!best.fits) return undefined;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    const attempt = build(middle);
+    if (attempt.fits) {
+      best = attempt;
+      low = middle;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return best;
+}
+
+/** The md answer: the pack under what the structured part leaves of the budget, shrunk until the two fit together. */
+async function fitPack(result: RetrievalResult, options: ContextAnswerOptions, counter: TokenCounter): Promise<{ text: string; structured: ContextAnswer } | undefined> {
+  const byPath = new Map(result.files.map((f) => [f.path, f]));
+  let packBudget = options.budgetTokens - ENVELOPE_TOKENS;
+  for (let i = 0; i < MAX_TRIES && packBudget > 0; i++) {
+    let pack;
+    try {
+      pack = await buildContextPack(result, {
+        codeGraph: options.codeGraph,
+        readFile: options.readFile,
+        budgetTokens: packBudget,
+        codeFrom: MEDIUM_BAND,
+        ...(options.minRelevance !== undefined ? { minRelevance: options.minRelevance } : {}),
+      });
+    } catch {
+      return undefined; // the budget cannot hold the pack's header and top file
+    }
+    const files = pack.files.map((f) => answerFile(byPath.get(f.path)!, f.form, false));
+    const structured = answerOf(result, "md", counter, options.budgetTokens, files, pack.leftOut.length);
+    const excess = answerTokens(counter, pack.text, structured) - options.budgetTokens;
+    if (excess <= 0) return { text: pack.text, structured };
+    packBudget -= excess + 8;
+  }
+  return undefined;
+}
+
+/**
+ * The answer to one retrieve_context call, within `budgetTokens` (text and
+ * structured content together); a budget too small for the smallest answer
+ * is a one-line error.
+ */
+export async function buildContextAnswer(result: RetrievalResult, options: ContextAnswerOptions): Promise<{ text: string; structured: ContextAnswer }> {
+  const counter = await loadTokenCounter();
+  const minRelevance = options.minRelevance ?? 0.2;
+  const shown = result.files.filter((f, i) => i === 0 || f.relevance >= minRelevance);
+  const answer = options.format === "md" ? await fitPack(result, options, counter) : fitRanked(result, shown, options, counter);
+  if (!answer) {
+    throw new Error(`retrieve_context: a budget of ${options.budgetTokens} tokens cannot hold the answer's header and its top file (give 1000 or more)`);
+  }
+  return answer;
+}

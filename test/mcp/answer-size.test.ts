@@ -1,0 +1,83 @@
+/**
+ * retrieve_context sized for an agent, on a codebase of 300+ files: the
+ * sources rxjs and zod ship (node_modules/rxjs/src, node_modules/zod/src,
+ * 507 files) copied side by side into a temporary root, served by the built
+ * bin and called through the SDK's Client. With default arguments the whole
+ * answer (text and structured content) is at most 8,000 tokens under
+ * o200k_base (before this was measured: 17,985 tokens for this task); a
+ * larger `budget` gives more, and never more than asked.
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ContextAnswer } from "../../src/mcp/context-answer.js";
+
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const BIN = join(REPO_ROOT, "dist", "cli", "main.js");
+const TASK = "Fix the email string validation rejecting plus addresses";
+
+let root: string;
+let client: Client;
+
+function tokensOf(result: CallToolResult): number {
+  const count = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
+  const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+  return count(text) + count(JSON.stringify(result.structuredContent ?? ""));
+}
+
+async function retrieveContext(args: Record<string, unknown>): Promise<CallToolResult> {
+  const result = (await client.callTool({ name: "retrieve_context", arguments: { task: TASK, ...args } })) as CallToolResult;
+  expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+  return result;
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "gr-mcp-size-"));
+  mkdirSync(join(root, "packages"));
+  cpSync(join(REPO_ROOT, "node_modules", "rxjs", "src"), join(root, "packages", "rxjs"), { recursive: true });
+  cpSync(join(REPO_ROOT, "node_modules", "zod", "src"), join(root, "packages", "zod"), { recursive: true });
+  client = new Client({ name: "graph-retrieve-size-test", version: "0.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--root", root, "--no-cache", "--quiet"] }));
+}, 120_000);
+
+afterAll(async () => {
+  await client?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe("retrieve_context on a codebase of 300+ files", () => {
+  it("answers within 8,000 tokens by default: code from the medium band on, names with a reason below it", async () => {
+    const result = await retrieveContext({});
+    const answer = result.structuredContent as unknown as ContextAnswer;
+    expect(answer.stats.files).toBeGreaterThanOrEqual(300);
+    expect(answer.budgetTokens).toBe(8000);
+    expect(tokensOf(result)).toBeLessThanOrEqual(8000);
+    const text = result.content[0]?.type === "text" ? result.content[0].text : "";
+    expect(text).toContain("Budget: ");
+    expect(text).toContain("counted with the o200k_base (gpt-tokenizer) tokenizer");
+    const [top, ...rest] = answer.files;
+    expect(top?.shown).not.toBe("listed");
+    const low = rest.filter((f) => f.relevance < 0.5);
+    expect(low.length).toBeGreaterThan(0);
+    for (const file of low) {
+      expect(file.shown).toBe("listed");
+      expect(text).toMatch(new RegExp(`^- \\d+\\. ${file.path.replace(/[.]/g, "\\.")} · ${file.relevance.toFixed(2)} low · \\S.*$`, "m"));
+    }
+    for (const file of rest.filter((f) => f.relevance >= 0.5)) expect(file.shown).not.toBe("listed");
+  });
+
+  it("a larger budget gives a larger answer, never more than asked", async () => {
+    const small = tokensOf(await retrieveContext({}));
+    const large = await retrieveContext({ budget: 20_000 });
+    expect(tokensOf(large)).toBeLessThanOrEqual(20_000);
+    expect(tokensOf(large)).toBeGreaterThanOrEqual(small);
+    const json = await retrieveContext({ format: "json", budget: 3000 });
+    expect(tokensOf(json)).toBeLessThanOrEqual(3000);
+  });
+});
