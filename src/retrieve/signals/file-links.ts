@@ -37,7 +37,8 @@ export function buildFileLinks(compact: CompactGraph): FileLinks {
   const { nodes, attributes } = compact;
   const out = new Map<string, Map<string, number>>();
   const inbound = new Map<string, Map<string, number>>();
-  const referenceWeights = new Map<string, number>();
+  // source → file of the symbol → weight (nested maps: no key string to make and split again)
+  const referenceWeights = new Map<string, Map<string, number>>();
   const edges: Array<[string, string, number]> = [];
   for (const [s, t, edge] of compact.edges) {
     if (s === t) continue;
@@ -48,14 +49,12 @@ export function buildFileLinks(compact: CompactGraph): FileLinks {
       edges.push([source, nodes[t] as string, edge.typeOnly ? 0.5 : 1]);
     } else if (edge.kind === "references") {
       if (target.kind !== "symbol" || target.file === source) continue;
-      const key = `${source}\u0000${target.file}`;
-      referenceWeights.set(key, Math.min(1, (referenceWeights.get(key) ?? 0) + 0.25));
+      let row = referenceWeights.get(source);
+      if (!row) referenceWeights.set(source, (row = new Map()));
+      row.set(target.file, Math.min(1, (row.get(target.file) ?? 0) + 0.25));
     }
   }
-  for (const [key, weight] of referenceWeights) {
-    const [source, target] = key.split("\u0000") as [string, string];
-    edges.push([source, target, weight]);
-  }
+  for (const [source, row] of referenceWeights) for (const [target, weight] of row) edges.push([source, target, weight]);
   edges.sort((a, b) => byCodeUnit(a[0], b[0]) || byCodeUnit(a[1], b[1]) || a[2] - b[2]);
   for (const [source, target, weight] of edges) {
     add(out, source, target, weight);
