@@ -1,0 +1,87 @@
+/**
+ * The index session (graph/index-session.ts): what a build may reuse of the
+ * last one, from memory or from disk, and the commit of the new state. Each
+ * test builds on a copy of a fixture and looks at what the session says and
+ * what lands on disk.
+ */
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildGraph, createIndexMemory, flushIndexMemory } from "../../src/index.js";
+import { keyOfGraph } from "../../src/graph/assemble-or-update.js";
+import { openIndexSession } from "../../src/graph/index-session.js";
+import { holdsTogether } from "../../src/graph/serialize-graph.js";
+import { GRAPH_FILE, INDEX_FILE } from "../../src/store/index.js";
+import { copyFixture, listTree, makeTempDir } from "../store/helpers.js";
+
+let tmp: { dir: string; cleanup: () => void };
+let root: string;
+let cacheDir: string;
+
+beforeEach(() => {
+  tmp = makeTempDir("gr-session-");
+  root = copyFixture("graph-basics", join(tmp.dir, "root"));
+  cacheDir = join(tmp.dir, "cache");
+});
+afterEach(() => tmp.cleanup());
+
+describe("index session", () => {
+  it("without an index folder: nothing to reuse, the root walked, nothing written", async () => {
+    const session = await openIndexSession(root, undefined);
+    expect(session).toMatchObject({ keeps: false, found: false, previous: {} });
+    const scan = await session.scan(root, {});
+    expect(scan.result.files.length).toBeGreaterThan(5);
+    expect(session.resolution(scan, scan.result.files.map((f) => f.path)).holds).toBe(false);
+    expect(await session.previousGraph()).toBeUndefined();
+    expect(listTree(tmp.dir).some((p) => p.startsWith("cache"))).toBe(false);
+  });
+
+  it("on disk: the last build's entries, resolution and graph are offered, and the graph holds together", async () => {
+    expect((await openIndexSession(root, cacheDir)).found).toBe(false);
+    const built = await buildGraph(root, { cacheDir });
+    const session = await openIndexSession(root, cacheDir);
+    expect(session.found).toBe(true);
+    expect(Object.keys(session.previous).sort()).toEqual([...built.files.keys()].sort());
+    const scan = await session.scan(root, {});
+    const paths = scan.result.files.map((f) => f.path);
+    expect(session.resolution(scan, paths).holds).toBe(true);
+    // another file set is another resolution: a new file makes the stored one not hold
+    writeFileSync(join(root, "src", "added.ts"), "export const added = 1;\n");
+    const wider = await session.scan(root, {});
+    expect(session.resolution(wider, wider.result.files.map((f) => f.path)).holds).toBe(false);
+    const previous = await session.previousGraph();
+    expect(previous && holdsTogether(previous.lazy.compact)).toBe(true);
+    expect(session.graphKey).toBe(keyOfGraph([...built.files.values()], new Map(Object.entries(session.previous))));
+  });
+
+  it("commits only a change: an unchanged state leaves the files as they were, a changed one writes them", async () => {
+    await buildGraph(root, { cacheDir });
+    const index = join(cacheDir, INDEX_FILE);
+    const before = statSync(index).mtimeMs;
+    const session = await openIndexSession(root, cacheDir);
+    await session.scan(root, {});
+    const previous = await session.previousGraph();
+    const state = { entries: new Map(Object.entries(session.previous)), resolution: { diagnostics: [] }, graph: previous!.lazy, previousGraph: previous! };
+    expect(await session.commit({ ...state, changed: false })).toEqual({ saved: false });
+    expect(statSync(index).mtimeMs).toBe(before);
+    expect(await session.commit({ ...state, changed: true })).toEqual({ saved: true });
+    expect(existsSync(join(cacheDir, GRAPH_FILE))).toBe(true);
+  });
+
+  it("with memory: the scan a watch names files for is the remembered one, and the commit waits for the flush", async () => {
+    const memory = createIndexMemory();
+    await buildGraph(root, { cacheDir, memory });
+    expect(existsSync(join(cacheDir, INDEX_FILE))).toBe(false); // remembered, not written
+    // a file the watch did not name is not looked for: the remembered scan, with the named files looked at again
+    writeFileSync(join(root, "src", "unnamed.ts"), "export const unnamed = 1;\n");
+    const session = await openIndexSession(root, cacheDir, memory);
+    expect(session.found).toBe(true);
+    const rescanned = await session.scan(root, { changedPaths: ["src/main.ts"] });
+    expect(rescanned.result.files.map((f) => f.path)).not.toContain("src/unnamed.ts");
+    // without the watch's word the root is walked and the new file found
+    const walked = await session.scan(root, {});
+    expect(walked.result.files.map((f) => f.path)).toContain("src/unnamed.ts");
+    expect(await flushIndexMemory(memory)).toBeUndefined();
+    expect(existsSync(join(cacheDir, INDEX_FILE))).toBe(true);
+  });
+});
