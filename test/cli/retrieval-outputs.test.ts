@@ -2,11 +2,11 @@
  * The retrieval outputs through runCli: --format md|dot|svg, --dot FILE and
  * --svg FILE (never over an existing file without --force), --explain PATH.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/fixtures.js";
 import { runCliInProcess, type CliRun } from "../support/run-cli.js";
 
@@ -17,8 +17,15 @@ function cli(...argv: string[]): Promise<CliRun> {
   return runCliInProcess(argv);
 }
 
+const scratches: string[] = [];
+afterAll(() => {
+  for (const dir of scratches) rmSync(dir, { recursive: true, force: true });
+});
+
 function scratch(): string {
-  return mkdtempSync(join(tmpdir(), "graph-retrieve-cli-out-"));
+  const dir = mkdtempSync(join(tmpdir(), "graph-retrieve-cli-out-"));
+  scratches.push(dir);
+  return dir;
 }
 
 describe("retrieval output formats", () => {

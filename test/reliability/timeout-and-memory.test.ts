@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { GraphJson } from "../../src/index.js";
 import { cli, expectOrderly, isolateUserCache, makeTmp, removeTmp, spawnCli } from "./helpers.js";
 
@@ -60,7 +60,9 @@ describe("--timeout SECONDS", () => {
   });
 
   it("the built bin, parse workers busy: the workers are stopped between files, so the process exits 1 with one line, never aborted, and writes no index", async () => {
-    const cacheDir = join(makeTmp("pooled-cache"), "index");
+    const scratch = makeTmp("pooled-cache");
+    onTestFinished(() => removeTmp(scratch));
+    const cacheDir = join(scratch, "index");
     const run = await spawnCli(["index", "--root", pooledRoot, "--cache-dir", cacheDir, "--timeout", "1"], { killAfterMs: 60_000 });
     expect(run.signal).toBeNull();
     expect(run.stderr).not.toMatch(/terminate called|Napi::Error|Aborted/);

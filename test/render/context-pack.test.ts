@@ -11,7 +11,9 @@ import fc from "fast-check";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildContextPack, createRetriever, formatRelevance, renderContextPack, UsageError, type CodeGraph, type Definition, type ParsedFile, type RetrievalResult, type RetrievedFile } from "../../src/index.js";
-import { bigFileRetrieval, fixtureRetrieval, type Retrieval } from "./helpers.js";
+import { bigFileRetrieval, fixtureRetrieval, removeGeneratedRoots, type Retrieval } from "./helpers.js";
+
+afterAll(removeGeneratedRoots);
 
 interface PackSection {
   rank: number;

@@ -4,7 +4,7 @@
  * lines), each retrieved once per test file.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62,11 +62,21 @@ export function bigFileSource(): string {
   return `${parts.join("\n")}\n`;
 }
 
+/** The temporary projects generated so far (see removeGeneratedRoots). */
+const generatedRoots: string[] = [];
+
+/** Remove the projects the helpers generated: a test file that uses them calls it in afterAll. */
+export function removeGeneratedRoots(): void {
+  for (const root of generatedRoots.splice(0)) rmSync(root, { recursive: true, force: true });
+  cache.delete("big-file");
+}
+
 /** A generated project whose top file for "Fix the invoice total rounding" is a large file. */
 export function bigFileRetrieval(): Promise<Retrieval> {
   let pending = cache.get("big-file");
   if (!pending) {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "graph-retrieve-render-")));
+    generatedRoots.push(root);
     mkdirSync(join(root, "src", "billing"), { recursive: true });
     writeFileSync(join(root, "src", "billing", "invoice-engine.ts"), bigFileSource());
     writeFileSync(join(root, "src", "billing", "rounding.ts"), "/** Round to whole cents. */\nexport function roundCents(value: number): number {\n  return Math.round(value * 100) / 100;\n}\n");
