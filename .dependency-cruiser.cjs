@@ -1,7 +1,7 @@
 /**
  * The pipeline's layering, as data (STYLE.md §1). Data flows one way:
  * scan → parse → resolve → graph (→ store), history (→ store) → retrieve → render; cli/ and
- * mcp/ are faces over src/index.ts and nothing else. parse/languages.ts is
+ * mcp/ are faces over src/index.ts (and src/faces.ts, what only they use) and nothing else. parse/languages.ts is
  * the extension table every stage may read. Checked by
  * test/layering.test.ts; by hand: `npx depcruise src --config .dependency-cruiser.cjs`.
  */
@@ -21,19 +21,19 @@ module.exports = {
     {
       name: "cli-to-main-only",
       comment:
-        "cli/ touches argv, stdout and exit codes, and uses the library only through src/index.ts; " +
+        "cli/ touches argv, stdout and exit codes, and uses the library only through src/index.ts (and src/faces.ts, what the faces share); " +
         "but the daemon client finds the socket in the index folder (store/cache-dir.ts, pure) before any library code loads, " +
         "and `graph-retrieve mcp` starts the MCP face through its own entry (mcp/serve-mcp.ts)",
       severity: "error",
       from: { path: "^src/cli/" },
-      to: { path: "^src/", pathNot: ["^src/cli/", "^src/index\\.ts$", "^src/mcp/serve-mcp\\.ts$", "^src/store/cache-dir\\.ts$"] },
+      to: { path: "^src/", pathNot: ["^src/cli/", "^src/index\\.ts$", "^src/faces\\.ts$", "^src/mcp/serve-mcp\\.ts$", "^src/store/cache-dir\\.ts$"] },
     },
     {
       name: "mcp-to-main-only",
-      comment: "mcp/ is a second face over src/index.ts, like cli/",
+      comment: "mcp/ is a second face over src/index.ts (and src/faces.ts, what the faces share), like cli/",
       severity: "error",
       from: { path: "^src/mcp/" },
-      to: { path: "^src/", pathNot: ["^src/mcp/", "^src/index\\.ts$"] },
+      to: { path: "^src/", pathNot: ["^src/mcp/", "^src/index\\.ts$", "^src/faces\\.ts$"] },
     },
     {
       name: "no-circular",

@@ -16,13 +16,8 @@
 export { buildGraph, type BuildGraphOptions } from "./graph/build-graph.js";
 export { plainPath, resolveFilePath, suggestFilePaths, MAX_PATH_SUGGESTIONS, type FilePathLookup } from "./graph/resolve-file-path.js";
 export { sourceReader } from "./graph/read-source.js";
-export { closestWords, editDistance } from "./util/edit-distance.js";
-export { isAssetImportDiagnostic, unresolvedSpecifierOf } from "./resolve/index.js";
-export { ASSET_EXTENSIONS, isAssetSpecifier } from "./resolve/asset-specifiers.js";
-export { createIndexMemory, flushIndexMemory, prepareIndexMemory, type IndexMemory } from "./graph/index-memory.js";
-export { preloadParser, stopParseWorkers, ParseStoppedError } from "./parse/parse-files.js";
+export { createIndexMemory, flushIndexMemory, type IndexMemory } from "./graph/index-memory.js";
 export { defaultCacheDir, userCacheBase, type CacheDirContext } from "./store/cache-dir.js";
-export { claimStoreFolder, ForeignFolderError } from "./store/store-folder.js";
 export type {
   CacheStats,
   CodeGraph,
@@ -40,7 +35,6 @@ export { graphToJson, renderGraphJson, type GraphJson } from "./render/graph-jso
 export { GraphRetrieveError, RootError, UsageError, isKnownError, type ErrorCode } from "./errors.js";
 export type * from "./types.js";
 export { retrieve, createRetriever, type Retriever } from "./retrieve/retrieve.js";
-export { createResidentIndex, type ResidentIndex, type ResidentIndexOptions } from "./retrieve/resident-index.js";
 export type {
   Evaluator,
   EvaluatorInput,

@@ -13,16 +13,8 @@ import { chmodSync, lstatSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createServer, type Socket } from "node:net";
-import {
-  claimStoreFolder,
-  createResidentIndex,
-  createRetriever,
-  ForeignFolderError,
-  GraphRetrieveError,
-  preloadParser,
-  type IndexMemory,
-  type LanguageId,
-} from "../index.js";
+import { createRetriever, GraphRetrieveError, type IndexMemory, type LanguageId } from "../index.js";
+import { claimStoreFolder, createResidentIndex, ForeignFolderError, preloadParser } from "../faces.js";
 import {
   askDaemon,
   createLineReader,

@@ -1,4 +1,5 @@
-import { isAssetImportDiagnostic, type Diagnostic } from "../index.js";
+import type { Diagnostic } from "../index.js";
+import { isAssetImportDiagnostic } from "../faces.js";
 import type { CliIo } from "./cli-io.js";
 
 /**

@@ -3,7 +3,8 @@
  * exit codes (0 ok, 1 runtime failure, 2 usage). It reaches the library only
  * through src/index.ts.
  */
-import { closestWords, GraphRetrieveError, isKnownError, stopParseWorkers, UsageError } from "../index.js";
+import { GraphRetrieveError, isKnownError, UsageError } from "../index.js";
+import { closestWords, stopParseWorkers } from "../faces.js";
 import { runGraphCommand } from "./graph-command.js";
 import { runIndexCommand } from "./index-command.js";
 import { runRetrieveCommand } from "./retrieve-command.js";

@@ -13,15 +13,8 @@
  * const warm = createWarmRetriever({ root: "/repo", flags: {}, log: (line) => process.stderr.write(line) });
  * const { retriever } = await warm.current();
  */
-import {
-  configToRetrieveOptions,
-  createResidentIndex,
-  createRetriever,
-  loadConfig,
-  type ResidentIndex,
-  type RetrieveOptions,
-  type Retriever,
-} from "../index.js";
+import { configToRetrieveOptions, createRetriever, loadConfig, type RetrieveOptions, type Retriever } from "../index.js";
+import { createResidentIndex, type ResidentIndex } from "../faces.js";
 
 export interface WarmRetrieverOptions {
   /** Absolute root. */

@@ -12,7 +12,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { runCli, type CliIo } from "../../src/cli/run-cli.js";
 import { graphCacheOptions } from "../../src/cli/cache-options.js";
 import { PROGRESS_DELAY_MS } from "../../src/cli/progress-bar.js";
-import { buildGraph, isAssetSpecifier, suggestFilePaths, type RetrievalResult } from "../../src/index.js";
+import { buildGraph, suggestFilePaths, type RetrievalResult } from "../../src/index.js";
+import { isAssetSpecifier } from "../../src/faces.js";
 import { resolveFilePath as resolveMcpPath } from "../../src/mcp/resolve-path.js";
 import { fixtureRoot, REPO_ROOT } from "../support/fixtures.js";
 

@@ -17,7 +17,8 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, describe, expect, it } from "vitest";
-import { createResidentIndex, createRetriever, renderJson } from "../../src/index.js";
+import { createRetriever, renderJson } from "../../src/index.js";
+import { createResidentIndex } from "../../src/faces.js";
 import { fixtureRoot, REPO_ROOT } from "../support/fixtures.js";
 import { makeTempDir } from "../store/helpers.js";
 

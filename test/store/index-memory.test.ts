@@ -8,7 +8,8 @@
 import { appendFileSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildGraph, createIndexMemory, flushIndexMemory, prepareIndexMemory, type IndexMemory } from "../../src/index.js";
+import { buildGraph, createIndexMemory, flushIndexMemory, type IndexMemory } from "../../src/index.js";
+import { prepareIndexMemory } from "../../src/faces.js";
 import { CACHE_TAG_FILE, GRAPH_FILE, INDEX_FILE } from "../../src/store/index.js";
 import { comparable, copyFixture, listTree, makeTempDir, uncached } from "./helpers.js";
 
