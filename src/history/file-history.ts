@@ -32,6 +32,8 @@ export interface FileHistory {
   averageLength: number;
   /** path → partner → co-change weight (symmetric), the heaviest MAX_PARTNERS. */
   cochange: Map<string, Map<string, number>>;
+  /** path → its heaviest co-change weight (the first of its row): a share of a partner is its weight over this. */
+  cochangeMax: Map<string, number>;
   /** path → commits that changed it. */
   changes: Map<string, number>;
   /** path → days between its last change and HEAD. */
@@ -109,9 +111,11 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
     }
   });
   const cochange = new Map<string, Map<string, number>>();
+  const cochangeMax = new Map<string, number>();
   for (const [file, row] of pairs) {
     const kept = [...row.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, MAX_PARTNERS);
     cochange.set(file, new Map(kept));
+    cochangeMax.set(file, Math.max(0, kept[0]?.[1] ?? 0));
   }
   let total = 0;
   for (const length of vocabularyLength.values()) total += length;
@@ -121,6 +125,7 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
     vocabularyLength,
     averageLength: vocabularyLength.size > 0 ? total / vocabularyLength.size : 1,
     cochange,
+    cochangeMax,
     changes,
     daysSinceChange,
     commits: history.commits.length,

@@ -17,7 +17,7 @@ import { describeNeighbors } from "./describe-neighbors.js";
 import { explainFile } from "./explain-file.js";
 import { findSymbol, similarSymbolNames } from "./find-symbol.js";
 import { EXPLAIN_FILE_OUTPUT, FIND_SYMBOL_OUTPUT, GRAPH_NEIGHBORS_OUTPUT, RETRIEVE_CONTEXT_OUTPUT } from "./output-schemas.js";
-import { resolveFilePath } from "./resolve-path.js";
+import { lookUpPath } from "./resolve-path.js";
 import type { WarmRetriever, WarmState } from "./warm-retriever.js";
 
 /** Results kept for explain_file after retrieve_context on the same task. */
@@ -134,7 +134,7 @@ export function createMcpServer({ warm, version }: McpServerOptions): McpServer 
     ({ task, path }) =>
       guarded(async () => {
         const state = await warm.current();
-        const lookup = resolveFilePath(state.retriever.codeGraph, path);
+        const lookup = lookUpPath(state.retriever.codeGraph, path);
         if ("error" in lookup) return toolError(`explain_file: ${lookup.error}`);
         const result = await retrieveFor(state, task);
         return structured({ ...explainFile(result, lookup.path), ...readExplanationDetails(result, state.retriever.codeGraph, lookup.path) });
@@ -155,7 +155,7 @@ export function createMcpServer({ warm, version }: McpServerOptions): McpServer 
     ({ path }) =>
       guarded(async () => {
         const state = await warm.current();
-        const lookup = resolveFilePath(state.retriever.codeGraph, path);
+        const lookup = lookUpPath(state.retriever.codeGraph, path);
         if ("error" in lookup) return toolError(`graph_neighbors: ${lookup.error}`);
         return structured(describeNeighbors(state.retriever.codeGraph, lookup.path));
       }),

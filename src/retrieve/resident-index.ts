@@ -48,10 +48,6 @@ export interface ResidentIndex {
    * that write is done too.
    */
   run<T>(job: () => Promise<T>, options?: { afterWrite?: boolean }): Promise<T>;
-  /** The files at these root-relative paths changed (undefined: anything may have): a refresh is queued, one for any number of changes until it starts. */
-  changed(paths: ReadonlySet<string> | undefined): void;
-  /** Wait for the queue, then write what is left to write. */
-  flush(): Promise<void>;
   /** Stop watching and taking changes; wait for the queue; write. */
   close(): Promise<void>;
 }
@@ -123,6 +119,8 @@ export function createResidentIndex(options: ResidentIndexOptions): ResidentInde
     clearTimeout(writeTimer);
     writeTimer = setTimeout(() => void enqueue(write), REFRESH_WRITE_DELAY_MS);
   };
+  // the watch's word: files at these root-relative paths changed (undefined: anything may have); one refresh
+  // is queued for any number of changes until it starts
   const changed = (paths: ReadonlySet<string> | undefined) => {
     if (!paths) changedPaths = undefined;
     else for (const path of paths) changedPaths?.add(path);
@@ -144,10 +142,6 @@ export function createResidentIndex(options: ResidentIndexOptions): ResidentInde
       const answer = enqueue(job);
       const written = enqueue(afterJob);
       return afterWrite ? written.then(() => answer) : answer;
-    },
-    changed,
-    async flush() {
-      await enqueue(write);
     },
     async close() {
       closing = true;

@@ -14,7 +14,7 @@ import { graphCacheOptions } from "../../src/cli/cache-options.js";
 import { PROGRESS_DELAY_MS } from "../../src/cli/progress-bar.js";
 import { buildGraph, suggestFilePaths, type RetrievalResult } from "../../src/index.js";
 import { isAssetSpecifier } from "../../src/faces.js";
-import { resolveFilePath as resolveMcpPath } from "../../src/mcp/resolve-path.js";
+import { lookUpPath as resolveMcpPath } from "../../src/mcp/resolve-path.js";
 import { fixtureRoot, REPO_ROOT } from "../support/fixtures.js";
 
 const AUTH = fixtureRoot("auth-service");

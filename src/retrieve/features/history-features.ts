@@ -80,8 +80,7 @@ export function cochangeShare(history: FileHistory, a: string, b: string): numbe
   if (!row) return 0;
   const weight = row.get(b) ?? 0;
   if (weight === 0) return 0;
-  let max = 0;
-  for (const w of row.values()) max = Math.max(max, w);
+  const max = history.cochangeMax.get(a) ?? 0;
   return max > 0 ? weight / max : 0;
 }
 

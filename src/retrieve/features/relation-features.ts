@@ -97,8 +97,7 @@ export function poolGraphOf(context: RetrievalContext, paths: readonly string[])
     const partners: Array<[number, number]> = [];
     const row = context.history?.cochange.get(path);
     if (row) {
-      let max = 0;
-      for (const w of row.values()) max = Math.max(max, w);
+      const max = context.history?.cochangeMax.get(path) ?? 0;
       for (const [partner, w] of row) {
         const j = indexOf.get(partner);
         if (j !== undefined && partner !== path && max > 0) partners.push([j, Math.round((w / max) * 1e4) / 1e4]);
