@@ -25,14 +25,18 @@ export async function runGraphCommand(values: CliValues, extra: string[], io: Cl
   const rootArg = values.root ?? ".";
   const maxFileBytes = integerOption(values, "max-file-bytes");
   const root = resolve(io.cwd, rootArg);
-  // include/exclude from the root's config file unless given as flags
-  const { include, exclude, alsoInclude } = await withConfig(root, { include: values.include, exclude: values.exclude, alsoInclude: values["also-include"] });
+  // include/exclude (and history) from the root's config file unless given as flags
+  const { include, exclude, alsoInclude, history } = await withConfig(root, {
+    include: values.include,
+    exclude: values.exclude,
+    alsoInclude: values["also-include"],
+    ...(values["no-history"] ? { history: false } : {}),
+  });
   const cache = graphCacheOptions(values, io, rootArg);
   const codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, alsoInclude, ...cache.options }).finally(cache.finish);
   if (!values.quiet) reportDiagnostics(withoutNoFilesWarning(codeGraph.diagnostics), io);
   const empty = noSourceFilesError(codeGraph.files.size, root, include, values.include !== undefined ? "--include" : "the config's include");
   if (empty) throw empty;
-  const { history } = await withConfig(root, { ...(values["no-history"] ? { history: false } : {}) });
   const cochange = history === false ? [] : await readCochangeEdges(codeGraph.root, (path) => codeGraph.files.has(path), cache.options.cacheDir !== undefined ? { cacheDir: cache.options.cacheDir } : {});
   io.stdout(format === "dot" ? renderGraphDot(codeGraph, cochange) : renderGraphJson(codeGraph, root, cochange));
   return EXIT_OK;
