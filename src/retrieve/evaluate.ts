@@ -76,7 +76,7 @@ function tiesOf(graph: PoolGraph, paths: readonly string[], relevance: ReadonlyM
 }
 
 /** The evidence of a pool file that stands out, as one line. */
-function reasonOf(context: RetrievalContext, features: TaskFeatures, i: number, tie: string | undefined): string {
+function reasonOf(features: TaskFeatures, i: number, tie: string | undefined): string {
   const file = features.pool[i]!;
   const parts: string[] = [];
   if (file.names.pathNamed > 0) parts.push("the task names its path");
@@ -133,7 +133,7 @@ export function evaluate(
       relevance: round(calibrate(stage, margin)),
       score: margin,
       probability: 1 / (1 + Math.exp(-margin)),
-      reason: reasonOf(context, features, i, tie),
+      reason: reasonOf(features, i, tie),
       missingContext: [],
       matchedTerms: file.lexical.matches.map((m) => m.term),
       origin: file.origin,
