@@ -59,7 +59,7 @@ export interface Daemon {
  */
 export async function claimDaemonFolder(cacheDir: string, names: readonly string[]): Promise<void> {
   try {
-    await claimStoreFolder(cacheDir, ["index.json", "graph.json", ...names]);
+    await claimStoreFolder(cacheDir, ["index.json", "graph.json", "facts.bin", ...names]);
   } catch (error) {
     if (error instanceof ForeignFolderError) throw new GraphRetrieveError("io", `graph-retrieve daemon: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code ?? "error";

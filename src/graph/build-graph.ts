@@ -27,6 +27,7 @@ import { openIndexSession } from "./index-session.js";
 import { chooseParseWorkers, parseChanged, PARALLEL_MIN_FILES } from "./parse-changed.js";
 import { resolveImports } from "./resolve-imports.js";
 import { reuseFacts } from "./reuse-facts.js";
+import { buildTermPostings, decodeTermPostings, encodeTermPostings, type TermPostings } from "./term-postings.js";
 
 export interface BuildGraphOptions extends ScanOptions {
   /** Called as files are parsed (or taken from the index): files done, files in all. */
@@ -134,6 +135,13 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     resolved.resolvedAgain > 0 ||
     built.assembled !== undefined ||
     Object.keys(session.previous).length !== entries.size;
+  // the term postings: as stored when the facts are the stored ones, else built from the facts on first use
+  let postings: TermPostings | undefined;
+  const postingsOf = (): TermPostings => {
+    const stored = !changed && session.sections?.postings ? decodeTermPostings(session.sections.postings) : undefined;
+    postings ??= stored && stored.paths.length === parsedFiles.length ? stored : buildTermPostings(parsedFiles);
+    return postings;
+  };
   const commit = await session.commit({
     changed,
     entries,
@@ -142,6 +150,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     graph: built.graph,
     ...(built.assembled ? { assembled: built.assembled } : {}),
     ...(previousGraph ? { previousGraph } : {}),
+    sections: () => ({ postings: encodeTermPostings(postingsOf()) }),
   });
 
   const diagnostics: Diagnostic[] = [
@@ -193,6 +202,9 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
       return graph.graph();
     },
     files: new Map(parsedFiles.map((f) => [f.path, f])),
+    get postings(): TermPostings {
+      return postingsOf();
+    },
     diagnostics,
     stats,
     cache,

@@ -11,6 +11,7 @@
  */
 import graphology from "graphology";
 import type { DefinitionKind, Diagnostic, ImportKind, LanguageId, ParsedFile } from "../types.js";
+import type { TermPostings } from "./term-postings.js";
 
 const { MultiDirectedGraph } = graphology;
 
@@ -109,6 +110,12 @@ export interface CodeGraph {
   graph: Graph;
   /** Parsed facts by root-relative path. */
   files: Map<string, ParsedFile>;
+  /**
+   * Which files hold each term, and each file's field lengths (what the
+   * lexical index needs of every file): read from the index when the facts
+   * are the stored ones, else built from `files` on the first read.
+   */
+  readonly postings: TermPostings;
   diagnostics: Diagnostic[];
   stats: GraphStats;
   /** What the persistent index did (set by {@link buildGraph}; changes from run to run, so kept out of `stats`). */

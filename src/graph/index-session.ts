@@ -18,6 +18,7 @@ import {
   type StoreHeader,
   type StoredFile,
   type StoredGraph,
+  type StoredSections,
 } from "../store/index.js";
 import type { Diagnostic, ScanOptions, ScanResult } from "../types.js";
 import type { AssembledGraph } from "./assemble-graph.js";
@@ -58,6 +59,8 @@ export interface NewIndexState {
   /** The graph assembled or updated by this build (undefined: the previous one reused). */
   assembled?: AssembledGraph;
   previousGraph?: PreviousGraph;
+  /** The sections to store beside the facts, made when the index is written (not before: a resident process writes later, or never). */
+  sections?: () => StoredSections;
 }
 
 export interface IndexSession {
@@ -71,6 +74,8 @@ export interface IndexSession {
   readonly graphKey?: string;
   /** What reading the index had to say (a damaged or foreign store, read afresh). */
   readonly warning?: Diagnostic;
+  /** The sections stored with the facts the index holds (valid while those facts are unchanged). */
+  readonly sections?: StoredSections;
   /** The files: the remembered scan with the watch's changed paths looked at again, or a walk of the root. */
   scan(root: string, options: ScanOptions & { changedPaths?: readonly string[] }, hooks?: Pick<ScanHints, "onCandidates">): Promise<SessionScan>;
   /** The stored resolution, against this build's files and configs. */
@@ -131,7 +136,7 @@ export async function openIndexSession(root: string, cacheDir: string | undefine
   if (cacheDir === undefined) return NO_INDEX;
   const header = createStoreHeader(await resolveScanRoot(root));
   const recalled = memory ? recallIndex(memory, cacheDir, header) : undefined;
-  const loaded = recalled ? { store: recalled.store, found: true } : await loadIndexStore(cacheDir, header);
+  const loaded: LoadedStore = recalled ? { store: recalled.store, found: true } : await loadIndexStore(cacheDir, header);
   return diskSession(cacheDir, header, loaded, recalled, memory);
 }
 
@@ -151,6 +156,7 @@ function diskSession(
     found: loaded.found,
     ...(loaded.store.graphKey !== undefined ? { graphKey: loaded.store.graphKey } : {}),
     ...(loaded.warning ? { warning: loaded.warning } : {}),
+    ...(loaded.sections ? { sections: loaded.sections } : {}),
     async scan(root, options, hooks) {
       scanKey = keyOfScanOptions(options);
       // a watch's word on what changed: the remembered scan with those files looked at again (effect: the
@@ -194,7 +200,7 @@ function diskSession(
       const write = async () => {
         const storedGraph =
           made && state.graphKey !== undefined ? { header, key: state.graphKey, graph: made.lazy.compact, reads: made.reads, cyclesCut: made.cyclesCut } : undefined;
-        await saveIndexStore(cacheDir, store, storedGraph);
+        await saveIndexStore(cacheDir, store, storedGraph, state.sections?.() ?? {});
       };
       if (memory) {
         const remembered: RememberedGraph | undefined =

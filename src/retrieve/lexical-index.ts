@@ -5,13 +5,14 @@
  * graph; every scoring signal reads it.
  */
 import type { CodeGraph } from "../graph/code-graph.js";
+import { FIELDS, pathTerms, type Field, type TermCounter, type TermPostings } from "../graph/term-postings.js";
 import type { ParsedFile, TermCounts } from "../types.js";
-import { byCodeUnit } from "../util/sort.js";
-import { countTerms, splitIdentifier, termsOf } from "../util/terms.js";
+import { splitIdentifier, termsOf } from "../util/terms.js";
 
-/** name: the file's base name; folder: the folders above it. */
-export const FIELDS = ["name", "folder", "definitions", "identifiers", "comments"] as const;
-export type Field = (typeof FIELDS)[number];
+export { FIELDS, type Field } from "../graph/term-postings.js";
+
+/** Each field's place in FIELDS (and in a file's termCounts). */
+export const FIELD_INDEX = Object.fromEntries(FIELDS.map((field, i) => [field, i])) as Record<Field, number>;
 
 export interface IndexedFile {
   path: string;
@@ -22,6 +23,8 @@ export interface IndexedFile {
   isBarrel: boolean;
   /** Term counts per field (Maps: a term like "constructor" must never meet Object.prototype). */
   fields: Record<Field, Map<string, number>>;
+  /** How often the file holds `term` in each field (FIELDS order), when it holds it: `fields` without reading the file's facts. */
+  termCounts(term: string): ArrayLike<number> | undefined;
   lengths: Record<Field, number>;
   /** Names defined or exported here, lower-cased, for exact identifier matches. */
   definedNames: Set<string>;
@@ -40,9 +43,9 @@ export interface LexicalIndex {
   files: IndexedFile[];
   byPath: Map<string, IndexedFile>;
   /** Term → number of files holding it (any field). */
-  documentFrequency: Map<string, number>;
+  documentFrequency: TermCounter;
   /** Term → number of files holding it in code (names, definitions, identifiers; not comments or strings). */
-  codeFrequency: Map<string, number>;
+  codeFrequency: TermCounter;
   averageLengths: Record<Field, number>;
 }
 
@@ -51,21 +54,6 @@ const TEST_PATH = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|st
 /** True for test, spec, mock and story files. */
 export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
-}
-
-/** Terms of a path's base name (extension dropped) and of its folders. */
-export function pathTerms(path: string): { name: Map<string, number>; folder: Map<string, number> } {
-  const slash = path.lastIndexOf("/");
-  const name: Record<string, number> = Object.create(null) as Record<string, number>;
-  const folder: Record<string, number> = Object.create(null) as Record<string, number>;
-  countTerms(name, path.slice(slash + 1).replace(/(\.d)?\.[cm]?[jt]sx?$/i, ""));
-  if (slash > 0) countTerms(folder, path.slice(0, slash).replace(/\//g, " "));
-  return { name: new Map(Object.entries(name)), folder: new Map(Object.entries(folder)) };
-}
-
-function isBarrelFile(file: ParsedFile): boolean {
-  const reexports = file.imports.filter((i) => i.kind === "reexport").length;
-  return reexports > 0 && reexports >= file.definitions.filter((d) => d.kind !== "method").length;
 }
 
 /** Parallel term and count arrays as a Map, in their order. */
@@ -96,14 +84,8 @@ function fieldsOf(file: ParsedFile): Record<Field, Map<string, number>> {
   };
 }
 
-const sum = (values: Iterable<number>): number => {
-  let total = 0;
-  for (const v of values) total += v;
-  return total;
-};
-
 /** Is file `i` in a term's postings (ascending file numbers)? */
-function holds(postings: readonly number[] | undefined, i: number): boolean {
+function holds(postings: ArrayLike<number> | undefined, i: number): boolean {
   if (!postings) return false;
   let lo = 0;
   let hi = postings.length - 1;
@@ -117,42 +99,45 @@ function holds(postings: readonly number[] | undefined, i: number): boolean {
   return false;
 }
 
-/** File `i` of the index (files numbered in path order); `postings` lists, per term, the files that hold it. */
-function indexFile(file: ParsedFile, i: number, postings: ReadonlyMap<string, number[]>): IndexedFile {
-  const fields = fieldsOf(file);
-  const { vocabulary } = file;
-  const lengths: Record<Field, number> = {
-    name: sum(fields.name.values()),
-    folder: sum(fields.folder.values()),
-    definitions: sum(vocabulary.definitions.counts),
-    identifiers: sum(vocabulary.identifiers.counts),
-    comments: sum(vocabulary.comments.counts),
-  };
-  const allTerms: TermSet = { has: (term) => holds(postings.get(term), i) };
-  const definedNames = new Set<string>();
-  for (const def of file.definitions) definedNames.add(def.name.toLowerCase());
-  for (const exp of file.exports) if (exp.name !== "*" && exp.name !== "default") definedNames.add(exp.name.toLowerCase());
-  // the file's own name counts as a defined name: src/query-cache.ts defines "queryCache"
-  const base = file.path.slice(file.path.lastIndexOf("/") + 1).replace(/(\.d)?\.[cm]?[jt]sx?$/i, "");
-  definedNames.add(splitIdentifier(base).join(""));
+/** File `i` of the index (files numbered in path order), as `postings` list it. */
+function indexFile(file: ParsedFile, i: number, postings: TermPostings): IndexedFile {
+  const [name, folder, definitions, identifiers, comments] = postings.lengths(i) as [number, number, number, number, number];
+  let definedNames: Set<string> | undefined;
   let definitionTerms: string[][] | undefined;
+  let fields: Record<Field, Map<string, number>> | undefined;
   return {
     path: file.path,
     tokens: file.tokens,
-    // computed on first use: only REFINE reads it, for the few high files (a warm query on effect built it for
-    // all 363 files, ~25 ms of a 0.4 s process)
+    isDeclaration: file.isDeclaration,
+    isTest: isTestPath(file.path),
+    isBarrel: postings.isBarrel(i),
+    // the field maps, the defined names and the definitions' terms are made on first read: they read the file's
+    // heavy facts, which a warm run reads from the index only for the files a query looks at
+    get fields(): Record<Field, Map<string, number>> {
+      return (fields ??= fieldsOf(file));
+    },
+    lengths: { name, folder, definitions, identifiers, comments },
+    get definedNames(): Set<string> {
+      return (definedNames ??= definedNamesOf(file));
+    },
+    // only REFINE reads it, for the few high files (a warm query on effect built it for all 363 files, ~25 ms of a 0.4 s process)
     get definitionTerms(): string[][] {
       definitionTerms ??= [...new Set(file.definitions.map((d) => d.name))].map((name) => termsOf(name));
       return definitionTerms;
     },
-    isDeclaration: file.isDeclaration,
-    isTest: isTestPath(file.path),
-    isBarrel: isBarrelFile(file),
-    fields,
-    lengths,
-    definedNames,
-    allTerms,
+    termCounts: (term) => postings.countsIn(term, i),
+    allTerms: { has: (term) => holds(postings.postings(term), i) },
   };
+}
+
+/** Names defined or exported in a file, lower-cased, and its own name (src/query-cache.ts defines "queryCache"). */
+function definedNamesOf(file: ParsedFile): Set<string> {
+  const names = new Set<string>();
+  for (const def of file.definitions) names.add(def.name.toLowerCase());
+  for (const exp of file.exports) if (exp.name !== "*" && exp.name !== "default") names.add(exp.name.toLowerCase());
+  const base = file.path.slice(file.path.lastIndexOf("/") + 1).replace(/(\.d)?\.[cm]?[jt]sx?$/i, "");
+  names.add(splitIdentifier(base).join(""));
+  return names;
 }
 
 /**
@@ -161,37 +146,18 @@ function indexFile(file: ParsedFile, i: number, postings: ReadonlyMap<string, nu
  * index.documentFrequency.get("token"); // files mentioning "token"
  */
 export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
-  const parsed = [...codeGraph.files.values()].sort((a, b) => byCodeUnit(a.path, b.path));
-  const postings = new Map<string, number[]>();
-  const files = parsed.map((file, i) => indexFile(file, i, postings));
-  const documentFrequency = new Map<string, number>();
-  const codeFrequency = new Map<string, number>();
+  const postings = codeGraph.postings;
+  const files = postings.paths.map((path, i) => indexFile(codeGraph.files.get(path) as ParsedFile, i, postings));
   const totals = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
-  // each term counted once a file: a file's number joins a term's postings once; `seenInCode` remembers the last file counted in code
-  const seenInCode = new Map<string, number>();
-  files.forEach((file, i) => {
-    const { vocabulary } = parsed[i]!;
-    const count = (terms: Iterable<string>, inCode: boolean) => {
-      for (const term of terms) {
-        let list = postings.get(term);
-        if (!list) postings.set(term, (list = []));
-        if (list[list.length - 1] !== i) list.push(i);
-        if (inCode && seenInCode.get(term) !== i) {
-          seenInCode.set(term, i);
-          codeFrequency.set(term, (codeFrequency.get(term) ?? 0) + 1);
-        }
-      }
-    };
-    count(file.fields.name.keys(), true);
-    count(file.fields.folder.keys(), true);
-    count(vocabulary.definitions.terms, true);
-    count(vocabulary.identifiers.terms, true);
-    count(vocabulary.comments.terms, false);
-    for (const field of FIELDS) totals[field] += file.lengths[field];
-  });
-  for (const [term, list] of postings) documentFrequency.set(term, list.length);
+  for (const file of files) for (const field of FIELDS) totals[field] += file.lengths[field];
   const n = Math.max(1, files.length);
   const averageLengths = {} as Record<Field, number>;
   for (const field of FIELDS) averageLengths[field] = Math.max(1, totals[field] / n);
-  return { files, byPath: new Map(files.map((f) => [f.path, f])), documentFrequency, codeFrequency, averageLengths };
+  return {
+    files,
+    byPath: new Map(files.map((f) => [f.path, f])),
+    documentFrequency: postings.documentFrequency,
+    codeFrequency: postings.codeFrequency,
+    averageLengths,
+  };
 }

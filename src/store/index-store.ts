@@ -4,16 +4,27 @@
  * each import led, and the assembled graph.
  *
  * On disk, in the store folder (and nowhere else):
- * - `index.json`: header, files (facts, size, mtime, hash, import targets),
- *   the resolution fingerprint and the key of the graph it produced;
+ * - `index.json`: header, files (size, mtime, hash, import targets, and
+ *   the light facts: path, language, lines, tokens, imports…), the
+ *   resolution fingerprint, the key of the graph it produced, and where
+ *   each file's heavy facts sit in facts.bin;
+ * - `facts.bin`: a header line (the store header and the key of what
+ *   follows), then each file's heavy facts (definitions, exports,
+ *   references, vocabulary) as ASCII JSON one after another, then the
+ *   sections the graph stage hands over as bytes (the term postings);
  * - `graph.json`: header, that key, the graph (compact form, see
  *   src/graph/serialize-graph.ts) and what each file's edges read.
- * Both are written whole to a temp file and renamed over the old one, so a
- * reader (or a second process indexing the same root) never sees a torn
- * file; a graph.json whose key is not the index's is ignored.
- * JSON, not v8.serialize: on effect's 363 files (6.0 MB of facts) reading
- * back takes 174 ms for JSON.parse vs 181 ms for v8.deserialize, and JSON
- * stays readable. ASCII JSON: characters past U+007F are written as `\uXXXX`
+ * Each is written whole to a temp file and renamed over the old one,
+ * index.json last, so a reader (or a second process indexing the same root)
+ * never sees a torn file; a graph.json or facts.bin whose key is not the
+ * index's is not used.
+ *
+ * Why two files for the facts: a warm query reads the heavy facts of the
+ * few files it looks at, not of every file. On effect@4.1.0 (548 files),
+ * the heavy facts are 12 of index.json's 13.5 MB; a loaded file's heavy
+ * facts are parsed on first read (ParsedFile getters), and written back
+ * as the bytes they were read from.
+ * ASCII JSON: characters past U+007F are written as `\uXXXX`
  * escapes, so the file reads back as a one-byte string (latin1, no UTF-8
  * decoding) and JSON.parse makes one-byte strings of it; one `┌` in a doc
  * comment made V8 hold the whole 6 MB text, and every string parsed from
@@ -24,12 +35,14 @@ import { isAscii } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic, ParsedFile } from "../types.js";
+import { hashContent } from "../util/content-hash.js";
 import { headerMismatch, PARSER_CHANGED, type StoreHeader } from "./store-header.js";
 import { claimStoreFolder, hasOurTag, whoseFile } from "./store-folder.js";
 import { removeStaleTempFiles, writeFileAtomic } from "./write-atomic.js";
 
 export const INDEX_FILE = "index.json";
 export const GRAPH_FILE = "graph.json";
+export const FACTS_FILE = "facts.bin";
 
 /** One file's entry. */
 export interface StoredFile {
@@ -54,6 +67,12 @@ export interface IndexStore {
   graphKey?: string;
 }
 
+/** Sections the graph stage stores beside the facts, as bytes the store does not read. */
+export interface StoredSections {
+  /** The term postings of the files (graph/term-postings.ts). */
+  postings?: Uint8Array;
+}
+
 export interface StoredGraph {
   header: StoreHeader;
   key: string;
@@ -76,6 +95,67 @@ export interface LoadedStore {
   warning?: Diagnostic;
   /** True when a usable store was found. */
   found: boolean;
+  /** The sections stored with these facts (valid for exactly these files and facts). */
+  sections?: StoredSections;
+}
+
+/** The facts a file's entry keeps in index.json, read with it. */
+const HEAVY_KEYS = ["definitions", "exports", "references", "vocabulary"] as const;
+type HeavyKey = (typeof HEAVY_KEYS)[number];
+type HeavyFacts = Pick<ParsedFile, HeavyKey>;
+const HEAVY = new Set<string>(HEAVY_KEYS);
+
+/** The bytes a loaded file's heavy facts were read from, by the facts object made from them: written back unread. */
+const storedHeavy = new WeakMap<ParsedFile, Buffer>();
+
+/** A file's facts whose heavy part is parsed from `bytes` on first read. */
+function lazyParsedFile(light: Omit<ParsedFile, HeavyKey>, bytes: Buffer): ParsedFile {
+  let heavy: HeavyFacts | undefined;
+  const read = (): HeavyFacts => (heavy ??= JSON.parse(bytes.toString("latin1")) as HeavyFacts);
+  const parsed: ParsedFile = {
+    ...light,
+    get definitions() {
+      return read().definitions;
+    },
+    get exports() {
+      return read().exports;
+    },
+    get references() {
+      return read().references;
+    },
+    get vocabulary() {
+      return read().vocabulary;
+    },
+  };
+  storedHeavy.set(parsed, bytes);
+  return parsed;
+}
+
+/** The light facts of a file (its own keys but the heavy ones: a lazy file's getters are not called). */
+function lightOf(parsed: ParsedFile): Omit<ParsedFile, HeavyKey> {
+  const light: Record<string, unknown> = {};
+  for (const key of Object.keys(parsed)) if (!HEAVY.has(key)) light[key] = (parsed as unknown as Record<string, unknown>)[key];
+  return light as Omit<ParsedFile, HeavyKey>;
+}
+
+/** The heavy facts as stored: the bytes they were read from, or ASCII JSON. */
+function heavyBytesOf(parsed: ParsedFile): Buffer {
+  const stored = storedHeavy.get(parsed);
+  if (stored) return stored;
+  const heavy: HeavyFacts = { definitions: parsed.definitions, exports: parsed.exports, references: parsed.references, vocabulary: parsed.vocabulary };
+  return Buffer.from(toAsciiJson(heavy), "latin1");
+}
+
+/** index.json's entry of a file: the light facts, and where the heavy ones sit in facts.bin's body. */
+interface DiskFile extends Omit<StoredFile, "parsed"> {
+  parsed: Omit<ParsedFile, HeavyKey>;
+  facts: [number, number];
+}
+
+/** What index.json says of facts.bin. */
+interface DiskFacts {
+  key: string;
+  postings?: [number, number];
 }
 
 function emptyStore(header: StoreHeader): IndexStore {
@@ -127,9 +207,56 @@ export async function loadIndexStore(dir: string, expected: StoreHeader): Promis
   if (mismatch) return unusable(mismatch);
   const files = (json as { files?: unknown }).files;
   if (typeof files !== "object" || files === null || Array.isArray(files)) return unusable("it is damaged (no file table)");
-  const store = json as IndexStore;
+  const facts = await readFacts(dir, expected, (json as { facts?: unknown }).facts);
+  if (typeof facts === "string") return unusable(facts);
+  const loaded = withLazyFacts(files as Record<string, DiskFile>, facts.body);
+  if (!loaded) return unusable("it is damaged (a file's facts are out of facts.bin)");
+  const store = json as IndexStore & { facts?: unknown };
+  delete store.facts;
   store.header = expected;
-  return { store, found: true };
+  store.files = loaded;
+  const postings = facts.sections.postings;
+  return { store, found: true, ...(postings ? { sections: { postings } } : {}) };
+}
+
+/** facts.bin's body and sections when it is the one index.json names; else why not. */
+async function readFacts(dir: string, expected: StoreHeader, named: unknown): Promise<{ body: Buffer; sections: StoredSections } | string> {
+  const facts = named as Partial<DiskFacts> | undefined;
+  if (typeof facts !== "object" || facts === null || typeof facts.key !== "string") return "it is damaged (no facts key)";
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(join(dir, FACTS_FILE));
+  } catch (error) {
+    return `cannot read ${FACTS_FILE} (${(error as NodeJS.ErrnoException).code ?? "error"})`;
+  }
+  const end = bytes.indexOf(10);
+  let head: { header?: unknown; key?: unknown };
+  try {
+    head = JSON.parse(bytes.toString("latin1", 0, end < 0 ? bytes.length : end)) as typeof head;
+  } catch {
+    return `${FACTS_FILE} is damaged`;
+  }
+  if (headerMismatch(head.header, expected) || head.key !== facts.key || end < 0) return `${FACTS_FILE} is not the one index.json names (written by another build)`;
+  const body = bytes.subarray(end + 1);
+  const sections: StoredSections = {};
+  const at = facts.postings;
+  if (Array.isArray(at) && inRange(at, body.length)) sections.postings = body.subarray(at[0], at[0] + at[1]);
+  return { body, sections };
+}
+
+function inRange(at: unknown, size: number): at is [number, number] {
+  return Array.isArray(at) && at.length === 2 && Number.isInteger(at[0]) && Number.isInteger(at[1]) && at[0] >= 0 && at[1] >= 0 && at[0] + at[1] <= size;
+}
+
+/** The stored entries with their facts made whole (the heavy part read on first use); undefined when one points outside the body. */
+function withLazyFacts(files: Record<string, DiskFile>, body: Buffer): Record<string, StoredFile> | undefined {
+  const out: Record<string, StoredFile> = {};
+  for (const [path, disk] of Object.entries(files)) {
+    if (typeof disk !== "object" || disk === null || typeof disk.parsed !== "object" || disk.parsed === null || !inRange(disk.facts, body.length)) return undefined;
+    const { facts, parsed, ...rest } = disk;
+    out[path] = { ...rest, parsed: lazyParsedFile(parsed, body.subarray(facts[0], facts[0] + facts[1])) };
+  }
+  return out;
 }
 
 /**
@@ -157,17 +284,41 @@ export function toAsciiJson(value: unknown): string {
   return JSON.stringify(value).replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/** index.json's file table and facts.bin's body for `store` and `sections`. */
+function diskFormOf(store: IndexStore, sections: StoredSections): { files: Record<string, DiskFile>; body: Buffer; facts: DiskFacts } {
+  const files: Record<string, DiskFile> = {};
+  const chunks: Uint8Array[] = [];
+  let at = 0;
+  for (const [path, entry] of Object.entries(store.files)) {
+    const heavy = heavyBytesOf(entry.parsed);
+    files[path] = { ...entry, parsed: lightOf(entry.parsed), facts: [at, heavy.length] };
+    chunks.push(heavy);
+    at += heavy.length;
+  }
+  let postings: [number, number] | undefined;
+  if (sections.postings) {
+    postings = [at, sections.postings.byteLength];
+    chunks.push(sections.postings);
+  }
+  const body = Buffer.concat(chunks);
+  return { files, body, facts: { key: hashContent(body), ...(postings ? { postings } : {}) } };
+}
+
 /**
- * Write the store folder: graph.json first, then index.json, each
- * atomically (temp file + rename), after clearing temp files a killed
- * writer left behind. A folder holding an index.json or graph.json that
- * graph-retrieve did not write is refused (see store-folder.ts).
+ * Write the store folder: graph.json first, then facts.bin, then
+ * index.json (which names the other two), each atomically (temp file +
+ * rename), after clearing temp files a killed writer left behind. A folder
+ * holding an index file that graph-retrieve did not write is refused (see
+ * store-folder.ts).
  */
-export async function saveIndexStore(dir: string, store: IndexStore, graph?: StoredGraph): Promise<void> {
+export async function saveIndexStore(dir: string, store: IndexStore, graph?: StoredGraph, sections: StoredSections = {}): Promise<void> {
   // never over a file of the same name that is not the index's (throws ForeignFolderError)
-  await claimStoreFolder(dir, [INDEX_FILE, GRAPH_FILE]);
+  await claimStoreFolder(dir, [INDEX_FILE, GRAPH_FILE, FACTS_FILE]);
   await removeStaleTempFiles(dir);
   // ASCII text: its latin1 bytes are its UTF-8 bytes, and latin1 encodes without a scan for multi-byte characters
   if (graph) await writeFileAtomic(join(dir, GRAPH_FILE), Buffer.from(toAsciiJson(graph), "latin1"));
-  await writeFileAtomic(join(dir, INDEX_FILE), Buffer.from(toAsciiJson(store), "latin1"));
+  const { files, body, facts } = diskFormOf(store, sections);
+  const head = Buffer.from(`${toAsciiJson({ header: store.header, key: facts.key })}\n`, "latin1");
+  await writeFileAtomic(join(dir, FACTS_FILE), Buffer.concat([head, body]));
+  await writeFileAtomic(join(dir, INDEX_FILE), Buffer.from(toAsciiJson({ ...store, files, facts }), "latin1"));
 }

@@ -8,6 +8,7 @@
  */
 export { CACHE_APP_NAME, defaultCacheDir, rootKey, userCacheBase } from "./cache-dir.js";
 export {
+  FACTS_FILE,
   GRAPH_FILE,
   INDEX_FILE,
   loadIndexStore,
@@ -17,6 +18,7 @@ export {
   type LoadedStore,
   type StoredFile,
   type StoredGraph,
+  type StoredSections,
 } from "./index-store.js";
 export { configFileNames, resolutionFingerprint } from "./resolution-fingerprint.js";
 export { CACHE_TAG_FILE, ForeignFolderError } from "./store-folder.js";

@@ -18,6 +18,9 @@ const CACHE_TAG = `${CACHE_TAG_SIGNATURE}\n# This file is a cache directory tag 
 /** How every index file graph-retrieve writes begins (the header comes first). */
 const STORE_FILE_START = `{"header":{"format":"${STORE_FORMAT}"`;
 
+/** The index's own files (they begin with the store header): anything else of the store's format only in a tagged folder. */
+const STORE_FILE_NAME = /\.json$|^facts\.bin$/;
+
 /** A folder the index must not write to: it holds a file of the index's name that is someone else's. */
 export class ForeignFolderError extends Error {
   readonly path: string;
@@ -73,7 +76,7 @@ export async function claimStoreFolder(dir: string, names: readonly string[]): P
   for (const name of names) {
     const path = join(dir, name);
     const whose = await whoseFile(path);
-    if (whose === "other" || (whose === "store" && !name.endsWith(".json"))) throw new ForeignFolderError(path);
+    if (whose === "other" || (whose === "store" && !STORE_FILE_NAME.test(name))) throw new ForeignFolderError(path);
   }
   try {
     await writeFile(join(dir, CACHE_TAG_FILE), CACHE_TAG, { flag: "wx" });

@@ -25,14 +25,14 @@ export async function writeFileAtomic(path: string, text: string | Uint8Array): 
 }
 
 /** The temp files writeFileAtomic makes for the index's own files (`.index.json.<pid>.<hex>.tmp`). */
-const OWN_TEMP = /^\.(index|graph)\.json\.\d+\.[0-9a-f]{8}\.tmp$/;
+const OWN_TEMP = /^\.(index\.json|graph\.json|facts\.bin)\.\d+\.[0-9a-f]{8}\.tmp$/;
 
 /** A temp file this old is left over from a writer that was killed (a live write takes seconds at most). */
 export const STALE_TEMP_MS = 10 * 60 * 1000;
 
 /**
  * Remove temp files that killed writers left in `dir` (only ours:
- * `.index.json.<pid>.<hex>.tmp` and the same for graph.json, and only when older than {@link STALE_TEMP_MS},
+ * `.index.json.<pid>.<hex>.tmp` and the same for graph.json and facts.bin, and only when older than {@link STALE_TEMP_MS},
  * so a concurrent writer's file is never touched). Failures are ignored:
  * a leftover wastes disk, it never tears the store.
  *

@@ -43,7 +43,7 @@ describe("graph-retrieve index", () => {
     expect(cold.stdout).toMatch(/^indexed 16 files: 16 parsed, 0 reused, 0 skipped in \d+ ms \(.+\)\n$/);
     const dir = join(xdg, "graph-retrieve", rootKey(root));
     expect(cold.stdout).toContain(dir);
-    expect(listTree(dir)).toEqual(["CACHEDIR.TAG", "graph.json", "index.json"]);
+    expect(listTree(dir)).toEqual(["CACHEDIR.TAG", "facts.bin", "graph.json", "index.json"]);
     const warm = await cli("index", "--root", "root", "--format", "json");
     expect(JSON.parse(warm.stdout)).toMatchObject({ files: 16, parsed: 0, reused: 16, cacheDir: dir });
   });
@@ -52,7 +52,7 @@ describe("graph-retrieve index", () => {
     const run = await cli("index", "--root", "root", "--cache-dir", "my-index", "-q");
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("");
-    expect(listTree(join(tmp.dir, "my-index"))).toEqual(["CACHEDIR.TAG", "graph.json", "index.json"]);
+    expect(listTree(join(tmp.dir, "my-index"))).toEqual(["CACHEDIR.TAG", "facts.bin", "graph.json", "index.json"]);
     expect(listTree(xdg)).toEqual([]);
   });
 
@@ -74,7 +74,7 @@ describe("graph-retrieve index", () => {
     expect(first.stdout).toBe(plainGraph.stdout);
     expect(second.stdout).toBe(plainGraph.stdout);
     expect(second.stderr).toBe(plainGraph.stderr);
-    expect(listTree(join(xdg, "graph-retrieve", rootKey(root)))).toEqual(["CACHEDIR.TAG", "graph.json", "index.json"]);
+    expect(listTree(join(xdg, "graph-retrieve", rootKey(root)))).toEqual(["CACHEDIR.TAG", "facts.bin", "graph.json", "index.json"]);
 
     const task = "Add an item to the inventory";
     const plain = JSON.parse((await cli(task, "--root", "root", "--no-cache", "--format", "json")).stdout) as { files: unknown };
@@ -90,7 +90,7 @@ describe("graph-retrieve index", () => {
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
     expect(run.stdout.split("\n")).toHaveLength(2);
-    expect(listTree(xdg).length).toBe(3);
+    expect(listTree(xdg).length).toBe(4);
   });
 });
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildGraph, createIndexMemory, flushIndexMemory, type IndexMemory } from "../../src/index.js";
 import { prepareIndexMemory } from "../../src/faces.js";
-import { CACHE_TAG_FILE, GRAPH_FILE, INDEX_FILE } from "../../src/store/index.js";
+import { CACHE_TAG_FILE, FACTS_FILE, GRAPH_FILE, INDEX_FILE } from "../../src/store/index.js";
 import { comparable, copyFixture, listTree, makeTempDir, uncached } from "./helpers.js";
 
 let tmp: { dir: string; cleanup: () => void };
@@ -32,7 +32,7 @@ describe("index kept in memory", () => {
     expect(cold.cache).toMatchObject({ found: false, parsed: cold.stats.files, saved: false });
     expect(listTree(cacheDir)).toEqual([]);
     expect(await flushIndexMemory(memory)).toBeUndefined();
-    expect(listTree(cacheDir)).toEqual([CACHE_TAG_FILE, GRAPH_FILE, INDEX_FILE]);
+    expect(listTree(cacheDir)).toEqual([CACHE_TAG_FILE, FACTS_FILE, GRAPH_FILE, INDEX_FILE]);
     const fromDisk = await buildGraph(root, { cacheDir });
     expect(fromDisk.cache).toMatchObject({ found: true, parsed: 0, graphReused: true, saved: false });
     expect(comparable(fromDisk)).toEqual(await uncached(root));

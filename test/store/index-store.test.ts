@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileS
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
-import { CACHE_TAG_FILE, GRAPH_FILE, INDEX_FILE } from "../../src/store/index.js";
+import { CACHE_TAG_FILE, FACTS_FILE, GRAPH_FILE, INDEX_FILE } from "../../src/store/index.js";
 import { ageTree, comparable, copyFixture, listTree, makeTempDir, uncached } from "./helpers.js";
 
 let tmp: { dir: string; cleanup: () => void };
@@ -23,10 +23,10 @@ beforeEach(() => {
 afterEach(() => tmp.cleanup());
 
 describe("persistent index", () => {
-  it("miss: the first build parses everything and writes index.json, graph.json and the cache tag, nothing else", async () => {
+  it("miss: the first build parses everything and writes index.json, facts.bin, graph.json and the cache tag, nothing else", async () => {
     const cold = await buildGraph(root, { cacheDir });
     expect(cold.cache).toMatchObject({ found: false, parsed: cold.stats.files, reused: 0, resolved: cold.stats.files, graphReused: false, saved: true });
-    expect(listTree(cacheDir)).toEqual([CACHE_TAG_FILE, GRAPH_FILE, INDEX_FILE]);
+    expect(listTree(cacheDir)).toEqual([CACHE_TAG_FILE, FACTS_FILE, GRAPH_FILE, INDEX_FILE]);
     expect(comparable(cold)).toEqual(await uncached(root));
   });
 
@@ -73,10 +73,16 @@ describe("persistent index", () => {
   });
 
   it("text past ASCII (doc comments, names) is stored as \\u escapes and reads back the same; a store in raw UTF-8 still loads", async () => {
-    writeFileSync(join(root, "src/unicode.ts"), "/** Préfixe ┌─── 中文 😀 */\nexport const café = \"naïve ☕\";\n");
+    writeFileSync(join(root, "src/unicode.ts"), "import \"./données\";\n/** Préfixe ┌─── 中文 😀 */\nexport const café = \"naïve ☕\";\n");
     await buildGraph(root, { cacheDir });
     const stored = readFileSync(join(cacheDir, INDEX_FILE));
     expect(stored.every((byte) => byte < 0x80)).toBe(true);
+    // the file's heavy facts (its doc comment) in facts.bin, after the header line, where index.json says
+    const facts = readFileSync(join(cacheDir, FACTS_FILE));
+    const [at, length] = (JSON.parse(stored.toString("latin1")) as { files: Record<string, { facts: [number, number] }> }).files["src/unicode.ts"]!.facts;
+    const heavy = facts.subarray(facts.indexOf(10) + 1).subarray(at, at + length);
+    expect(heavy.toString("latin1")).toContain("Pr\\u00e9fixe");
+    expect(heavy.every((byte) => byte < 0x80)).toBe(true);
     expect(readFileSync(join(cacheDir, GRAPH_FILE)).every((byte) => byte < 0x80)).toBe(true);
     const warm = await buildGraph(root, { cacheDir });
     expect(warm.cache).toMatchObject({ found: true, parsed: 0, graphReused: true });
@@ -144,6 +150,32 @@ describe("persistent index", () => {
     const next = await buildGraph(root, { cacheDir });
     expect(next.cache).toMatchObject({ found: true, parsed: 0 });
     expect(next.diagnostics.filter((d) => d.message.startsWith("store:"))).toEqual([]);
+  });
+
+  it.each([
+    ["missing", null],
+    ["cut short", (bytes: Buffer) => bytes.subarray(0, bytes.length >> 1)],
+    ["another build's", "other"],
+  ])("facts.bin %s: one warning, rebuilt, and the same graph", async (_label, damage) => {
+    await buildGraph(root, { cacheDir });
+    const path = join(cacheDir, FACTS_FILE);
+    if (damage === null) rmSync(path);
+    else if (damage === "other") {
+      // the facts of another state of the root: the key index.json names is not theirs
+      const other = join(tmp.dir, "other-cache");
+      appendFileSync(join(root, "src/models/user.ts"), "\nexport const added = 1;\n");
+      await buildGraph(root, { cacheDir: other });
+      writeFileSync(path, readFileSync(join(other, FACTS_FILE)));
+    } else writeFileSync(path, damage(readFileSync(path)));
+    const rebuilt = await buildGraph(root, { cacheDir });
+    const warnings = rebuilt.diagnostics.filter((d) => d.message.startsWith("store:"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toContain(FACTS_FILE);
+    expect(rebuilt.cache).toMatchObject({ found: false, saved: true });
+    const { diagnostics: _d, ...rest } = comparable(rebuilt);
+    const { diagnostics: _u, ...expected } = await uncached(root);
+    expect(rest).toEqual(expected);
+    expect((await buildGraph(root, { cacheDir })).cache).toMatchObject({ found: true, parsed: 0 });
   });
 
   it("a damaged graph.json alone is ignored silently: the graph is assembled again", async () => {
@@ -237,7 +269,7 @@ describe("persistent index", () => {
     appendFileSync(join(root, "src/models/money.ts"), "\nexport const later = 1;\n");
     const warm = await buildGraph(root, { cacheDir });
     expect(warm.cache).toMatchObject({ found: true, parsed: 1, saved: true });
-    expect(listTree(cacheDir)).toEqual([CACHE_TAG_FILE, GRAPH_FILE, INDEX_FILE]);
+    expect(listTree(cacheDir)).toEqual([CACHE_TAG_FILE, FACTS_FILE, GRAPH_FILE, INDEX_FILE]);
     expect(readFileSync(join(cacheDir, CACHE_TAG_FILE), "utf8")).toMatch(/^Signature: 8a477f597d28d172789f06886806bc55\n/);
   });
 
@@ -245,7 +277,7 @@ describe("persistent index", () => {
     const both = await Promise.all([buildGraph(root, { cacheDir }), buildGraph(root, { cacheDir })]);
     expect(comparable(both[0])).toEqual(comparable(both[1]));
     JSON.parse(readFileSync(join(cacheDir, INDEX_FILE), "utf8"));
-    expect(listTree(cacheDir)).toEqual([CACHE_TAG_FILE, GRAPH_FILE, INDEX_FILE]); // no temp file left behind
+    expect(listTree(cacheDir)).toEqual([CACHE_TAG_FILE, FACTS_FILE, GRAPH_FILE, INDEX_FILE]); // no temp file left behind
     const next = await buildGraph(root, { cacheDir });
     expect(next.cache).toMatchObject({ found: true, parsed: 0, graphReused: true });
   });

@@ -89,15 +89,17 @@ export function lexicalEvidence(index: LexicalIndex, file: IndexedFile, terms: r
     idfTotal += t.weight * t.idf;
     maxIdf = Math.max(maxIdf, t.idf);
     if (t.concept !== undefined) conceptTotal.set(t.concept, t.conceptWeight);
-    if (!file.allTerms.has(t.term)) continue;
+    const counts = file.termCounts(t.term);
+    if (!counts) continue;
     matched++;
     idfHeld += t.weight * t.idf;
     rarest = Math.max(rarest, t.idf);
     let pseudo = 0;
     plainFrequency = 0;
     const fields: Field[] = [];
-    for (const f of FIELDS) {
-      const tf = file.fields[f].get(t.term);
+    for (let fi = 0; fi < FIELDS.length; fi++) {
+      const f = FIELDS[fi]!;
+      const tf = counts[fi];
       if (!tf) continue;
       fields.push(f);
       const ratio = file.lengths[f] / index.averageLengths[f];

@@ -4,7 +4,7 @@
  * count is length-normalised and weighted, summed, then saturated once.
  * Rare terms count more (idf over this codebase's files).
  */
-import type { Field, IndexedFile, LexicalIndex } from "../lexical-index.js";
+import { FIELD_INDEX, type Field, type IndexedFile, type LexicalIndex } from "../lexical-index.js";
 
 export interface WeightedTerm {
   term: string;
@@ -58,12 +58,13 @@ export function scoreBm25f(
   let score = 0;
   const matches: TermMatch[] = [];
   for (const { term, weight } of terms) {
-    if (!file.allTerms.has(term)) continue;
+    const counts = file.termCounts(term);
+    if (!counts) continue;
     let pseudoFrequency = 0;
     let saturatedSum = 0;
     const fields: Field[] = [];
     for (const field of Object.keys(parameters.fieldWeights) as Field[]) {
-      const tf = file.fields[field].get(term);
+      const tf = counts[FIELD_INDEX[field]];
       if (!tf) continue;
       const b = parameters.fieldB[field];
       const norm = 1 - b + (b * file.lengths[field]) / index.averageLengths[field];

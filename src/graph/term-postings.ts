@@ -1,0 +1,302 @@
+/**
+ * The term postings of a codebase's facts: which files (numbered in path
+ * order) hold each term, in any field and in code, and each file's field
+ * lengths and barrel flag. What the lexical index needs of every file, so
+ * that a warm query reads it from the index instead of every file's facts.
+ *
+ * Fields: the file's base name, the folders above it, its definition and
+ * export names, its other identifiers, its comments and strings; all but
+ * the last are "code". Stored by the index as bytes (encodeTermPostings):
+ * the terms sorted, each with its postings, then the per-file arrays.
+ */
+import type { ParsedFile } from "../types.js";
+import { byCodeUnit } from "../util/sort.js";
+import { countTerms } from "../util/terms.js";
+
+/** name: the file's base name; folder: the folders above it. */
+export const FIELDS = ["name", "folder", "definitions", "identifiers", "comments"] as const;
+export type Field = (typeof FIELDS)[number];
+
+/** Term → a number of files (a document or code frequency). */
+export interface TermCounter {
+  get(term: string): number | undefined;
+  has(term: string): boolean;
+}
+
+export interface TermPostings {
+  /** Files indexed, in path order (their numbers). */
+  readonly paths: readonly string[];
+  /** Every term some file holds. */
+  terms(): Iterable<string>;
+  /** The files holding `term` in any field, ascending; undefined when none does. */
+  postings(term: string): ArrayLike<number> | undefined;
+  /**
+   * How often file `i` holds `term` in each field (FIELDS order), when it
+   * holds it at all: what a field's map of the file would say, read
+   * without the file's facts.
+   */
+  countsIn(term: string, i: number): ArrayLike<number> | undefined;
+  /** Term → files holding it (any field). */
+  readonly documentFrequency: TermCounter;
+  /** Term → files holding it in code (names, definitions, identifiers; not comments or strings). */
+  readonly codeFrequency: TermCounter;
+  /** File `i`'s field lengths (term counts), in FIELDS order. */
+  lengths(i: number): readonly number[];
+  /** File `i` is a barrel: it re-exports at least as many modules as it defines things (methods aside). */
+  isBarrel(i: number): boolean;
+}
+
+/** Terms of a path's base name (extension dropped) and of its folders. */
+export function pathTerms(path: string): { name: Map<string, number>; folder: Map<string, number> } {
+  const slash = path.lastIndexOf("/");
+  const name: Record<string, number> = Object.create(null) as Record<string, number>;
+  const folder: Record<string, number> = Object.create(null) as Record<string, number>;
+  countTerms(name, path.slice(slash + 1).replace(/(\.d)?\.[cm]?[jt]sx?$/i, ""));
+  if (slash > 0) countTerms(folder, path.slice(0, slash).replace(/\//g, " "));
+  return { name: new Map(Object.entries(name)), folder: new Map(Object.entries(folder)) };
+}
+
+function isBarrelFile(file: ParsedFile): boolean {
+  const reexports = file.imports.filter((i) => i.kind === "reexport").length;
+  return reexports > 0 && reexports >= file.definitions.filter((d) => d.kind !== "method").length;
+}
+
+function sum(values: Iterable<number>): number {
+  let total = 0;
+  for (const v of values) total += v;
+  return total;
+}
+
+/** A counter over a Map of lists or numbers. */
+function counterOf(get: (term: string) => number | undefined): TermCounter {
+  return { get, has: (term) => get(term) !== undefined };
+}
+
+/**
+ * The postings of `files` (any order: numbered by path).
+ *
+ * @example
+ * const postings = buildTermPostings([...codeGraph.files.values()]);
+ * postings.documentFrequency.get("token"); // files mentioning "token"
+ */
+export function buildTermPostings(files: Iterable<ParsedFile>): TermPostings {
+  const sorted = [...files].sort((a, b) => byCodeUnit(a.path, b.path));
+  const lists = new Map<string, number[]>();
+  // per term, FIELDS.length counts per file of its postings
+  const counts = new Map<string, number[]>();
+  const code = new Map<string, number>();
+  const lengths: number[][] = [];
+  const barrels: boolean[] = [];
+  sorted.forEach((file, i) => {
+    const { vocabulary } = file;
+    const add = (field: number, terms: readonly string[], values: readonly number[]) => {
+      for (let k = 0; k < terms.length; k++) {
+        const term = terms[k]!;
+        let list = lists.get(term);
+        let perField = counts.get(term);
+        if (!list || !perField) {
+          lists.set(term, (list = []));
+          counts.set(term, (perField = []));
+        }
+        if (list[list.length - 1] !== i) {
+          list.push(i);
+          for (let f = 0; f < FIELDS.length; f++) perField.push(0);
+          // a file counts once for a term in code: the fields come in order, comments (not code) last, so a term
+          // first met in the file in another field is met in code
+          if (field < COMMENTS) code.set(term, (code.get(term) ?? 0) + 1);
+        }
+        perField[perField.length - FIELDS.length + field] = values[k]!;
+      }
+    };
+    const { name, folder } = pathTerms(file.path);
+    add(0, [...name.keys()], [...name.values()]);
+    add(1, [...folder.keys()], [...folder.values()]);
+    add(2, vocabulary.definitions.terms, vocabulary.definitions.counts);
+    add(3, vocabulary.identifiers.terms, vocabulary.identifiers.counts);
+    add(4, vocabulary.comments.terms, vocabulary.comments.counts);
+    lengths.push([sum(name.values()), sum(folder.values()), sum(vocabulary.definitions.counts), sum(vocabulary.identifiers.counts), sum(vocabulary.comments.counts)]);
+    barrels.push(isBarrelFile(file));
+  });
+  return {
+    paths: sorted.map((f) => f.path),
+    terms: () => lists.keys(),
+    postings: (term) => lists.get(term),
+    countsIn: (term, i) => {
+      const list = lists.get(term);
+      const k = list ? positionOf(list, i) : -1;
+      return k < 0 ? undefined : (counts.get(term) as number[]).slice(k * FIELDS.length, (k + 1) * FIELDS.length);
+    },
+    documentFrequency: counterOf((term) => lists.get(term)?.length),
+    codeFrequency: counterOf((term) => code.get(term)),
+    lengths: (i) => lengths[i] ?? [0, 0, 0, 0, 0],
+    isBarrel: (i) => barrels[i] ?? false,
+  };
+}
+
+/** FIELDS' index of comments and strings: the one field that is not code. */
+const COMMENTS = FIELDS.indexOf("comments");
+
+/** Where `i` sits in ascending `list`, or -1. */
+function positionOf(list: ArrayLike<number>, i: number): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = list[mid]!;
+    if (v === i) return mid;
+    if (v < i) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+const MAGIC = 0x32505447; // "GTP2", little-endian
+const HEAD_INTS = 8;
+
+/**
+ * The postings as bytes: a header of counts, then each term's postings
+ * start, the postings, each posting's field counts (16 or 32 bits), each
+ * term's code frequency, the files' field lengths, the terms (sorted,
+ * UTF-8, newline-separated), the paths and the barrel flags.
+ *
+ * @example
+ * decodeTermPostings(encodeTermPostings(postings)); // the same postings
+ */
+export function encodeTermPostings(postings: TermPostings): Uint8Array {
+  const sortedTerms = [...postings.terms()].sort(byCodeUnit);
+  const starts = new Int32Array(sortedTerms.length + 1);
+  let total = 0;
+  sortedTerms.forEach((term, t) => {
+    starts[t] = total;
+    total += postings.postings(term)?.length ?? 0;
+  });
+  starts[sortedTerms.length] = total;
+  const flat = new Int32Array(total);
+  const fieldCounts = new Int32Array(total * FIELDS.length);
+  const codeCounts = new Int32Array(sortedTerms.length);
+  let widest = 0;
+  sortedTerms.forEach((term, t) => {
+    const list = postings.postings(term) ?? [];
+    const at = starts[t]!;
+    for (let k = 0; k < list.length; k++) {
+      flat[at + k] = list[k]!;
+      const counts = postings.countsIn(term, list[k]!) ?? [];
+      for (let f = 0; f < FIELDS.length; f++) {
+        const c = counts[f] ?? 0;
+        fieldCounts[(at + k) * FIELDS.length + f] = c;
+        if (c > widest) widest = c;
+      }
+    }
+    codeCounts[t] = postings.codeFrequency.get(term) ?? 0;
+  });
+  const wide = widest > 0xffff;
+  const fileCount = postings.paths.length;
+  const lengths = new Int32Array(fileCount * FIELDS.length);
+  const barrels = new Uint8Array(fileCount);
+  for (let i = 0; i < fileCount; i++) {
+    lengths.set(postings.lengths(i), i * FIELDS.length);
+    barrels[i] = postings.isBarrel(i) ? 1 : 0;
+  }
+  const termBytes = Buffer.from(sortedTerms.join("\n"), "utf8");
+  const pathBytes = Buffer.from(postings.paths.join("\n"), "utf8");
+  const counts = wide ? fieldCounts : Uint16Array.from(fieldCounts);
+  const parts: Uint8Array[] = [
+    asBytes(new Int32Array([MAGIC, fileCount, sortedTerms.length, total, termBytes.length, pathBytes.length, wide ? 4 : 2, 0])),
+    asBytes(starts),
+    asBytes(flat),
+    asBytes(codeCounts),
+    asBytes(lengths),
+    asBytes(counts),
+    // 16-bit counts of an odd number of postings end 2 bytes off a 4-byte boundary: pad
+    new Uint8Array(counts.byteLength % 4),
+    termBytes,
+    pathBytes,
+    barrels,
+  ];
+  return Buffer.concat(parts);
+}
+
+function asBytes(array: Int32Array | Uint16Array): Uint8Array {
+  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+}
+
+/**
+ * The postings `encodeTermPostings` wrote, or undefined when the bytes are
+ * not that (damaged, another layout).
+ */
+export function decodeTermPostings(bytes: Uint8Array): TermPostings | undefined {
+  if (bytes.byteLength < HEAD_INTS * 4) return undefined;
+  // a copy aligned for the typed arrays (the bytes may sit at any offset of a larger buffer)
+  const own = new Uint8Array(bytes.byteLength);
+  own.set(bytes);
+  const [magic, fileCount, termCount, total, termLength, pathLength, width] = Array.from(new Int32Array(own.buffer, 0, HEAD_INTS)) as [number, number, number, number, number, number, number];
+  if (magic !== MAGIC || (width !== 2 && width !== 4)) return undefined;
+  const countBytes = total * FIELDS.length * width;
+  const expected = HEAD_INTS * 4 + 4 * (termCount + 1 + total + termCount + fileCount * FIELDS.length) + countBytes + (countBytes % 4) + termLength + pathLength + fileCount;
+  if (expected !== own.byteLength) return undefined;
+  let at = HEAD_INTS * 4;
+  const ints = (n: number): Int32Array => {
+    const view = new Int32Array(own.buffer, at, n);
+    at += n * 4;
+    return view;
+  };
+  const starts = ints(termCount + 1);
+  const flat = ints(total);
+  const codeCounts = ints(termCount);
+  const lengths = ints(fileCount * FIELDS.length);
+  const fieldCounts = width === 4 ? new Int32Array(own.buffer, at, total * FIELDS.length) : new Uint16Array(own.buffer, at, total * FIELDS.length);
+  at += countBytes + (countBytes % 4);
+  const decoder = new TextDecoder();
+  const terms = termCount === 0 ? [] : decoder.decode(own.subarray(at, at + termLength)).split("\n");
+  at += termLength;
+  const paths = fileCount === 0 ? [] : decoder.decode(own.subarray(at, at + pathLength)).split("\n");
+  at += pathLength;
+  const barrels = own.subarray(at, at + fileCount);
+  if (terms.length !== termCount || paths.length !== fileCount) return undefined;
+  // the terms are sorted by code unit: a binary search, no map of every term to build; the terms a query asks
+  // for are remembered (it asks for each once a file)
+  const asked = new Map<string, number>();
+  const numberOf = (term: string): number => {
+    let known = asked.get(term);
+    if (known === undefined) asked.set(term, (known = search(term)));
+    return known;
+  };
+  const search = (term: string): number => {
+    let lo = 0;
+    let hi = terms.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const t = terms[mid]!;
+      if (t === term) return mid;
+      if (t < term) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  };
+  const postings = (term: string): Int32Array | undefined => {
+    const t = numberOf(term);
+    return t < 0 ? undefined : flat.subarray(starts[t]!, starts[t + 1]!);
+  };
+  return {
+    paths,
+    terms: () => terms,
+    postings,
+    countsIn: (term, i) => {
+      const t = numberOf(term);
+      if (t < 0) return undefined;
+      const k = positionOf(flat.subarray(starts[t]!, starts[t + 1]!), i);
+      const from = (starts[t]! + k) * FIELDS.length;
+      return k < 0 ? undefined : fieldCounts.subarray(from, from + FIELDS.length);
+    },
+    documentFrequency: counterOf((term) => {
+      const t = numberOf(term);
+      return t < 0 ? undefined : starts[t + 1]! - starts[t]!;
+    }),
+    codeFrequency: counterOf((term) => {
+      const t = numberOf(term);
+      return t < 0 || codeCounts[t] === 0 ? undefined : codeCounts[t];
+    }),
+    lengths: (i) => Array.from(lengths.subarray(i * FIELDS.length, (i + 1) * FIELDS.length)),
+    isBarrel: (i) => barrels[i] === 1,
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The term postings (graph/term-postings.ts): built from a real fixture's
+ * facts they say what each file's vocabulary says; written by the index
+ * and read back they are the same; a warm build reads them from the index
+ * and reads no file's heavy facts to build the lexical index.
+ */
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildGraph } from "../../src/index.js";
+import { buildTermPostings, decodeTermPostings, encodeTermPostings, FIELDS, pathTerms, type TermPostings } from "../../src/graph/term-postings.js";
+import { buildLexicalIndex } from "../../src/retrieve/lexical-index.js";
+import type { ParsedFile } from "../../src/types.js";
+import { copyFixture, makeTempDir } from "../store/helpers.js";
+
+let tmp: { dir: string; cleanup: () => void };
+let root: string;
+
+beforeEach(() => {
+  tmp = makeTempDir("gr-postings-");
+  root = copyFixture("auth-service", join(tmp.dir, "root"));
+});
+afterEach(() => tmp.cleanup());
+
+/** What the postings say of every term and file, as plain data. */
+function dump(postings: TermPostings) {
+  const terms = [...postings.terms()].sort();
+  return {
+    paths: postings.paths,
+    terms: terms.map((term) => ({
+      term,
+      files: Array.from(postings.postings(term) ?? []),
+      counts: Array.from(postings.postings(term) ?? []).map((i) => Array.from(postings.countsIn(term, i) ?? [])),
+      df: postings.documentFrequency.get(term),
+      code: postings.codeFrequency.get(term),
+    })),
+    lengths: postings.paths.map((_p, i) => [...postings.lengths(i)]),
+    barrels: postings.paths.map((_p, i) => postings.isBarrel(i)),
+  };
+}
+
+/** A file's count of `term` in each field, from its facts. */
+function countsFromFacts(file: ParsedFile, term: string): number[] {
+  const { name, folder } = pathTerms(file.path);
+  const of = ({ terms, counts }: { terms: string[]; counts: number[] }) => counts[terms.indexOf(term)] ?? 0;
+  return [name.get(term) ?? 0, folder.get(term) ?? 0, of(file.vocabulary.definitions), of(file.vocabulary.identifiers), of(file.vocabulary.comments)];
+}
+
+describe("term postings", () => {
+  it("say, for every term, the files whose facts hold it and how often in each field", async () => {
+    const codeGraph = await buildGraph(root);
+    const files = [...codeGraph.files.values()];
+    const postings = buildTermPostings(files);
+    expect(postings.paths).toEqual(files.map((f) => f.path).sort());
+    const token = postings.postings("token");
+    expect(token?.length).toBeGreaterThan(1);
+    for (const [i, path] of postings.paths.entries()) {
+      const file = codeGraph.files.get(path)!;
+      for (const term of ["token", "session", "user", "expiry"]) {
+        const expected = countsFromFacts(file, term);
+        const held = expected.some((c) => c > 0);
+        expect(Array.from(postings.postings(term) ?? []).includes(i)).toBe(held);
+        expect(postings.countsIn(term, i) === undefined ? undefined : Array.from(postings.countsIn(term, i)!)).toEqual(held ? expected : undefined);
+      }
+      expect(postings.lengths(i)[FIELDS.indexOf("identifiers")]).toBe(file.vocabulary.identifiers.counts.reduce((a, b) => a + b, 0));
+    }
+    // a term only in comments counts for the document frequency, not in code
+    const commentOnly = [...postings.terms()].find((t) => postings.codeFrequency.get(t) === undefined);
+    expect(commentOnly).toBeDefined();
+    expect(postings.documentFrequency.get(commentOnly!)).toBeGreaterThan(0);
+  });
+
+  it("read back from their bytes are the same; other bytes are refused", async () => {
+    const codeGraph = await buildGraph(root);
+    const postings = buildTermPostings(codeGraph.files.values());
+    const bytes = encodeTermPostings(postings);
+    // at an odd offset of a larger buffer, as the index hands them over
+    const framed = new Uint8Array(bytes.length + 3);
+    framed.set(bytes, 3);
+    const decoded = decodeTermPostings(framed.subarray(3));
+    expect(decoded).toBeDefined();
+    expect(dump(decoded!)).toEqual(dump(postings));
+    expect(decodeTermPostings(bytes.subarray(0, bytes.length - 1))).toBeUndefined();
+    expect(decodeTermPostings(new Uint8Array(64))).toBeUndefined();
+  });
+
+  it("a warm build takes them from the index, and its lexical index reads no file's heavy facts", async () => {
+    const cacheDir = join(tmp.dir, "cache");
+    const cold = await buildGraph(root, { cacheDir });
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.cache).toMatchObject({ found: true, parsed: 0, graphReused: true });
+    expect(dump(warm.postings)).toEqual(dump(cold.postings));
+    const read: string[] = [];
+    for (const file of warm.files.values()) {
+      const vocabulary = Object.getOwnPropertyDescriptor(file, "vocabulary");
+      // a file loaded from the index reads its heavy facts on first use
+      expect(vocabulary?.get).toBeTypeOf("function");
+      Object.defineProperty(file, "vocabulary", { get: () => (read.push(file.path), vocabulary!.get!.call(file)), enumerable: true, configurable: true });
+    }
+    const index = buildLexicalIndex(warm);
+    expect(index.files.map((f) => [f.path, f.isBarrel, f.lengths])).toEqual(buildLexicalIndex(cold).files.map((f) => [f.path, f.isBarrel, f.lengths]));
+    expect(index.documentFrequency.get("token")).toBe(cold.postings.documentFrequency.get("token"));
+    expect(read).toEqual([]);
+    // a file's counts come from the postings, equal to its field maps (which read its facts)
+    const tokens = index.files.find((f) => f.path.includes("token"))!;
+    expect(Array.from(tokens.termCounts("token")!)).toEqual(FIELDS.map((field) => tokens.fields[field].get("token") ?? 0));
+    expect([...new Set(read)]).toEqual([tokens.path]);
+  });
+});
