@@ -20,13 +20,16 @@
 import { prestartParseWorkers, releasePrestartedWorkers } from "../parse/parse-files.js";
 import type { Diagnostic, ScanOptions } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
-import { assembleOrUpdate, keyOfGraph } from "./assemble-or-update.js";
+import { assembleGraphWithReads } from "./assemble-graph.js";
+import { assembleOrUpdate, keyOfGraph, type GraphStage } from "./assemble-or-update.js";
 import type { CacheStats, CodeGraph, CompactGraph, EdgeKind, Graph, GraphStats } from "./code-graph.js";
 import type { IndexMemory } from "./index-memory.js";
 import { openIndexSession } from "./index-session.js";
 import { chooseParseWorkers, parseChanged, PARALLEL_MIN_FILES } from "./parse-changed.js";
 import { resolveImports } from "./resolve-imports.js";
 import { reuseFacts } from "./reuse-facts.js";
+import { buildFileRelations, decodeFileRelations, encodeFileRelations, type FileRelations } from "./file-links.js";
+import type { LazyGraph } from "./serialize-graph.js";
 import { buildTermPostings, decodeTermPostings, encodeTermPostings, type TermPostings } from "./term-postings.js";
 
 export interface BuildGraphOptions extends ScanOptions {
@@ -123,8 +126,15 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
 
   // ---- assemble, or update the previous graph
   const graphKey = session.keeps ? keyOfGraph(parsedFiles, entries) : undefined;
-  const previousGraph = graphKey !== undefined ? await session.previousGraph() : undefined;
-  const built = assembleOrUpdate(parsedFiles, resolved.targets, entries, session.previous, previousGraph, { graphKey, previousKey: session.graphKey });
+  // the graph the index names, unchanged: read from graph.json only when something reads it (a retrieval reads its
+  // relations, stored with the facts; effect@4.1.0: 4.4 MB of JSON a warm query no longer parses)
+  const storedRelations = graphKey !== undefined && graphKey === session.graphKey && session.graphCounts ? session.sections?.relations : undefined;
+  const onDemand = storedRelations ? session.storedGraphOnDemand(() => assembleGraphWithReads(parsedFiles, resolved.targets).lazy.compact) : undefined;
+  const previousGraph = !onDemand && graphKey !== undefined ? await session.previousGraph() : undefined;
+  const built: GraphStage = onDemand
+    ? { graph: onDemand }
+    : assembleOrUpdate(parsedFiles, resolved.targets, entries, session.previous, previousGraph, { graphKey, previousKey: session.graphKey });
+  const counts = onDemand && session.graphCounts ? session.graphCounts : countCompact(built.graph.compact);
   const finished = performance.now();
 
   // ---- commit: written when anything in the index changed (with memory: remembered now, written when flushed)
@@ -144,13 +154,14 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
   };
   const commit = await session.commit({
     changed,
+    graphCounts: counts,
     entries,
     resolution: { ...(stored.fingerprint !== undefined ? { fingerprint: stored.fingerprint } : {}), diagnostics: resolved.resolverDiagnostics },
     ...(graphKey !== undefined ? { graphKey } : {}),
     graph: built.graph,
     ...(built.assembled ? { assembled: built.assembled } : {}),
     ...(previousGraph ? { previousGraph } : {}),
-    sections: () => ({ postings: encodeTermPostings(postingsOf()) }),
+    sections: () => ({ postings: encodeTermPostings(postingsOf()), relations: storedRelations ?? encodeFileRelations(built.graph.compact) }),
   });
 
   const diagnostics: Diagnostic[] = [
@@ -161,7 +172,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     ...(commit.warning ? [commit.warning] : []),
   ];
   diagnostics.sort((a, b) => byCodeUnit(a.path ?? "", b.path ?? "") || byCodeUnit(a.message, b.message));
-  const { edges, symbols, packages } = countCompact(built.graph.compact);
+  const { edges, symbols, packages } = counts;
   const stats: GraphStats = {
     files: parsedFiles.length,
     symbols,
@@ -195,9 +206,22 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     workers: parsed.workers,
   };
   const graph = built.graph;
+  const relationsOf = (): FileRelations => {
+    let relations = relationsByGraph.get(graph);
+    if (!relations) {
+      relations = (storedRelations ? decodeFileRelations(storedRelations) : undefined) ?? buildFileRelations(graph.compact);
+      relationsByGraph.set(graph, relations);
+    }
+    return relations;
+  };
   const result: CodeGraph = {
     root: scan.result.root,
-    compact: graph.compact,
+    get compact(): CompactGraph {
+      return graph.compact;
+    },
+    get relations(): FileRelations {
+      return relationsOf();
+    },
     get graph(): Graph {
       return graph.graph();
     },
@@ -211,6 +235,13 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
   };
   return result;
 }
+
+/**
+ * The relations of graphs still in use: a resident process's build that
+ * finds nothing changed hands back the same graph, and its retrievals then
+ * find the relations (and what they keep by them) made already.
+ */
+const relationsByGraph = new WeakMap<LazyGraph, FileRelations>();
 
 /** Edges by kind, symbol and package nodes of the graph a compact form restores to (one `defines` edge per symbol node). */
 function countCompact(compact: CompactGraph): { edges: Record<EdgeKind, number>; symbols: number; packages: number } {

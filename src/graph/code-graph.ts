@@ -78,6 +78,27 @@ export interface CompactGraph {
   edges: Array<[number, number, EdgeAttributes]>;
 }
 
+export interface FileLinks {
+  /** file → files it depends on → weight */
+  out: Map<string, Map<string, number>>;
+  /** file → files that depend on it → weight */
+  in: Map<string, Map<string, number>>;
+}
+
+/** A symbol of another file that a file uses, and how many times (a `references` edge). */
+export interface SymbolUse {
+  name: string;
+  file: string;
+  count: number;
+}
+
+/** What a retrieval reads of the graph (graph/file-links.ts makes it). */
+export interface FileRelations {
+  links: FileLinks;
+  /** Each file's uses of symbols (its `references` edges, in edge order). */
+  uses: Map<string, SymbolUse[]>;
+}
+
 export interface GraphStats {
   files: number;
   symbols: number;
@@ -97,11 +118,12 @@ export interface CodeGraph {
   /** Absolute real path of the root. */
   root: string;
   /**
-   * The graph, held in its compact form: what the index stores and the
-   * retriever walks. Its edges are all but `defines` (a symbol node's file
-   * is in its attributes).
+   * The graph, held in its compact form: what the index stores. Its edges
+   * are all but `defines` (a symbol node's file is in its attributes). A
+   * graph the index holds is read from it on the first read of this
+   * property.
    */
-  compact: CompactGraph;
+  readonly compact: CompactGraph;
   /**
    * The same graph as a graphology graph (what the renderers read), made
    * from `compact` on the first read of this property, once: a caller that
@@ -116,6 +138,12 @@ export interface CodeGraph {
    * are the stored ones, else built from `files` on the first read.
    */
   readonly postings: TermPostings;
+  /**
+   * The file links and symbol uses (what a retrieval reads of the graph):
+   * read from the index when the graph is the stored one, else made from
+   * `compact` on the first read. A warm query reads no more of the graph.
+   */
+  readonly relations: FileRelations;
   diagnostics: Diagnostic[];
   stats: GraphStats;
   /** What the persistent index did (set by {@link buildGraph}; changes from run to run, so kept out of `stats`). */

@@ -11,6 +11,7 @@ import {
   createStoreHeader,
   loadIndexStore,
   loadStoredGraph,
+  loadStoredGraphSync,
   resolutionFingerprint,
   saveIndexStore,
   type IndexStore,
@@ -18,11 +19,13 @@ import {
   type StoreHeader,
   type StoredFile,
   type StoredGraph,
+  type StoredGraphCounts,
   type StoredSections,
 } from "../store/index.js";
 import type { Diagnostic, ScanOptions, ScanResult } from "../types.js";
 import type { AssembledGraph } from "./assemble-graph.js";
 import { indexWriteWarning, recallIndex, type IndexMemory, type RememberedGraph, type RememberedIndex } from "./index-memory.js";
+import type { CompactGraph } from "./code-graph.js";
 import { holdsTogether, isCompactGraph, lazyGraph, type LazyGraph } from "./serialize-graph.js";
 
 /** The graph of the previous build, as the update in place reads it. */
@@ -55,6 +58,8 @@ export interface NewIndexState {
   entries: ReadonlyMap<string, StoredFile>;
   resolution: { fingerprint?: string; diagnostics: Diagnostic[] };
   graphKey?: string;
+  /** The graph's counts (stored with the index: a warm build reports them without reading the graph). */
+  graphCounts?: StoredGraphCounts;
   graph: LazyGraph;
   /** The graph assembled or updated by this build (undefined: the previous one reused). */
   assembled?: AssembledGraph;
@@ -76,12 +81,20 @@ export interface IndexSession {
   readonly warning?: Diagnostic;
   /** The sections stored with the facts the index holds (valid while those facts are unchanged). */
   readonly sections?: StoredSections;
+  /** The counts of the graph the index names. */
+  readonly graphCounts?: StoredGraphCounts;
   /** The files: the remembered scan with the watch's changed paths looked at again, or a walk of the root. */
   scan(root: string, options: ScanOptions & { changedPaths?: readonly string[] }, hooks?: Pick<ScanHints, "onCandidates">): Promise<SessionScan>;
   /** The stored resolution, against this build's files and configs. */
   resolution(scan: SessionScan, paths: readonly string[]): StoredResolution;
   /** The graph the index names, when it can be read (from memory, or graph.json). */
   previousGraph(): Promise<PreviousGraph | undefined>;
+  /**
+   * The graph the index names on disk, read on the first read of its
+   * compact form; `otherwise` makes it when graph.json cannot give it then
+   * (gone or damaged since). Undefined when the index is in memory.
+   */
+  storedGraphOnDemand(otherwise: () => CompactGraph): LazyGraph | undefined;
   /**
    * Keep the new state: with memory, remembered now and written when
    * flushed; else written now when it changed. Returns whether it was
@@ -120,6 +133,7 @@ const NO_INDEX: IndexSession = {
   },
   resolution: () => ({ holds: false, diagnostics: [] }),
   previousGraph: async () => undefined,
+  storedGraphOnDemand: () => undefined,
   commit: async () => ({ saved: false }),
 };
 
@@ -157,6 +171,7 @@ function diskSession(
     ...(loaded.store.graphKey !== undefined ? { graphKey: loaded.store.graphKey } : {}),
     ...(loaded.warning ? { warning: loaded.warning } : {}),
     ...(loaded.sections ? { sections: loaded.sections } : {}),
+    ...(loaded.store.graphCounts ? { graphCounts: loaded.store.graphCounts } : {}),
     async scan(root, options, hooks) {
       scanKey = keyOfScanOptions(options);
       // a watch's word on what changed: the remembered scan with those files looked at again (effect: the
@@ -187,6 +202,16 @@ function diskSession(
       if (key === undefined) return undefined;
       return recalled ? fromMemory(recalled.graph, key) : fromDisk(await loadStoredGraph(cacheDir, header, key));
     },
+    storedGraphOnDemand(otherwise) {
+      const key = loaded.store.graphKey;
+      if (recalled || key === undefined) return undefined;
+      let compact: CompactGraph | undefined;
+      const read = (): CompactGraph => {
+        const stored = loadStoredGraphSync(cacheDir, header, key);
+        return stored && isCompactGraph(stored.graph) && holdsTogether(stored.graph) ? stored.graph : otherwise();
+      };
+      return lazyGraph(() => (compact ??= read()));
+    },
     async commit(state) {
       const store: IndexStore = state.changed
         ? {
@@ -194,6 +219,7 @@ function diskSession(
             files: Object.fromEntries(state.entries),
             resolution: state.resolution.fingerprint !== undefined ? { fingerprint: state.resolution.fingerprint, diagnostics: state.resolution.diagnostics } : undefined,
             graphKey: state.graphKey,
+            ...(state.graphCounts ? { graphCounts: state.graphCounts } : {}),
           }
         : loaded.store;
       const made = state.assembled;

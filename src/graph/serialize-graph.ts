@@ -233,18 +233,23 @@ export interface LazyGraph {
 
 /**
  * The graph of a compact form that {@link restoreGraph} restores (one this
- * code built, or a stored one {@link holdsTogether} accepted).
+ * code built, or a stored one {@link holdsTogether} accepted), or of the
+ * compact form `source` makes when first read.
  *
  * @example
  * const lazy = lazyGraph(builder.toCompact());
  * lazy.graph().order; // restored now
  */
-export function lazyGraph(compact: CompactGraph): LazyGraph {
+export function lazyGraph(source: CompactGraph | (() => CompactGraph)): LazyGraph {
+  let compact = typeof source === "function" ? undefined : source;
   let restored: Graph | undefined;
+  const compactForm = (): CompactGraph => (compact ??= (source as () => CompactGraph)());
   return {
-    compact,
+    get compact() {
+      return compactForm();
+    },
     graph() {
-      restored ??= restoreGraph(compact);
+      restored ??= restoreGraph(compactForm());
       if (!restored) throw new Error("graph: a compact graph that holds together did not restore (please report this)");
       return restored;
     },

@@ -44,6 +44,8 @@ export interface TermPostings {
   lengths(i: number): readonly number[];
   /** File `i` is a barrel: it re-exports at least as many modules as it defines things (methods aside). */
   isBarrel(i: number): boolean;
+  /** File `i`'s definitions: how many, and how many of them exported. */
+  definitionCounts(i: number): readonly [number, number];
 }
 
 /** Terms of a path's base name (extension dropped) and of its folders. */
@@ -87,6 +89,7 @@ export function buildTermPostings(files: Iterable<ParsedFile>): TermPostings {
   const code = new Map<string, number>();
   const lengths: number[][] = [];
   const barrels: boolean[] = [];
+  const definitionCounts: Array<[number, number]> = [];
   sorted.forEach((file, i) => {
     const { vocabulary } = file;
     const add = (field: number, terms: readonly string[], values: readonly number[]) => {
@@ -116,6 +119,7 @@ export function buildTermPostings(files: Iterable<ParsedFile>): TermPostings {
     add(4, vocabulary.comments.terms, vocabulary.comments.counts);
     lengths.push([sum(name.values()), sum(folder.values()), sum(vocabulary.definitions.counts), sum(vocabulary.identifiers.counts), sum(vocabulary.comments.counts)]);
     barrels.push(isBarrelFile(file));
+    definitionCounts.push([file.definitions.length, file.definitions.filter((d) => d.exported).length]);
   });
   return {
     paths: sorted.map((f) => f.path),
@@ -130,6 +134,7 @@ export function buildTermPostings(files: Iterable<ParsedFile>): TermPostings {
     codeFrequency: counterOf((term) => code.get(term)),
     lengths: (i) => lengths[i] ?? [0, 0, 0, 0, 0],
     isBarrel: (i) => barrels[i] ?? false,
+    definitionCounts: (i) => definitionCounts[i] ?? [0, 0],
   };
 }
 
@@ -150,13 +155,14 @@ function positionOf(list: ArrayLike<number>, i: number): number {
   return -1;
 }
 
-const MAGIC = 0x32505447; // "GTP2", little-endian
+const MAGIC = 0x33505447; // "GTP3", little-endian
 const HEAD_INTS = 8;
 
 /**
  * The postings as bytes: a header of counts, then each term's postings
- * start, the postings, each posting's field counts (16 or 32 bits), each
- * term's code frequency, the files' field lengths, the terms (sorted,
+ * start, the postings, each term's code frequency, the files' field
+ * lengths and definition counts, each posting's field counts (16 or 32
+ * bits), the terms (sorted,
  * UTF-8, newline-separated), the paths and the barrel flags.
  *
  * @example
@@ -185,6 +191,9 @@ export function encodeTermPostings(postings: TermPostings): Uint8Array {
         const c = counts[f] ?? 0;
         fieldCounts[(at + k) * FIELDS.length + f] = c;
         if (c > widest) widest = c;
+        // counts are whole by construction (build-vocabulary.ts); one that is not would not survive the integer
+        // layout: nothing stored, the postings are built from the facts when read
+        if (!Number.isInteger(c) || c < 0 || c > 0x7fffffff) return new Uint8Array(0);
       }
     }
     codeCounts[t] = postings.codeFrequency.get(term) ?? 0;
@@ -192,9 +201,11 @@ export function encodeTermPostings(postings: TermPostings): Uint8Array {
   const wide = widest > 0xffff;
   const fileCount = postings.paths.length;
   const lengths = new Int32Array(fileCount * FIELDS.length);
+  const definitions = new Int32Array(fileCount * 2);
   const barrels = new Uint8Array(fileCount);
   for (let i = 0; i < fileCount; i++) {
     lengths.set(postings.lengths(i), i * FIELDS.length);
+    definitions.set(postings.definitionCounts(i), i * 2);
     barrels[i] = postings.isBarrel(i) ? 1 : 0;
   }
   const termBytes = Buffer.from(sortedTerms.join("\n"), "utf8");
@@ -206,6 +217,7 @@ export function encodeTermPostings(postings: TermPostings): Uint8Array {
     asBytes(flat),
     asBytes(codeCounts),
     asBytes(lengths),
+    asBytes(definitions),
     asBytes(counts),
     // 16-bit counts of an odd number of postings end 2 bytes off a 4-byte boundary: pad
     new Uint8Array(counts.byteLength % 4),
@@ -232,7 +244,7 @@ export function decodeTermPostings(bytes: Uint8Array): TermPostings | undefined 
   const [magic, fileCount, termCount, total, termLength, pathLength, width] = Array.from(new Int32Array(own.buffer, 0, HEAD_INTS)) as [number, number, number, number, number, number, number];
   if (magic !== MAGIC || (width !== 2 && width !== 4)) return undefined;
   const countBytes = total * FIELDS.length * width;
-  const expected = HEAD_INTS * 4 + 4 * (termCount + 1 + total + termCount + fileCount * FIELDS.length) + countBytes + (countBytes % 4) + termLength + pathLength + fileCount;
+  const expected = HEAD_INTS * 4 + 4 * (termCount + 1 + total + termCount + fileCount * FIELDS.length + fileCount * 2) + countBytes + (countBytes % 4) + termLength + pathLength + fileCount;
   if (expected !== own.byteLength) return undefined;
   let at = HEAD_INTS * 4;
   const ints = (n: number): Int32Array => {
@@ -244,6 +256,7 @@ export function decodeTermPostings(bytes: Uint8Array): TermPostings | undefined 
   const flat = ints(total);
   const codeCounts = ints(termCount);
   const lengths = ints(fileCount * FIELDS.length);
+  const definitions = ints(fileCount * 2);
   const fieldCounts = width === 4 ? new Int32Array(own.buffer, at, total * FIELDS.length) : new Uint16Array(own.buffer, at, total * FIELDS.length);
   at += countBytes + (countBytes % 4);
   const decoder = new TextDecoder();
@@ -298,5 +311,6 @@ export function decodeTermPostings(bytes: Uint8Array): TermPostings | undefined 
     }),
     lengths: (i) => Array.from(lengths.subarray(i * FIELDS.length, (i + 1) * FIELDS.length)),
     isBarrel: (i) => barrels[i] === 1,
+    definitionCounts: (i) => [definitions[2 * i] ?? 0, definitions[2 * i + 1] ?? 0],
   };
 }

@@ -44,7 +44,7 @@ export interface WarmRetriever {
 /** What a retriever answers from: its options, its graph (the same object while nothing changed) and its history's head. */
 function sourcesOf(retriever: Retriever, options: RetrieveOptions): { options: string; graph: object; history: string } {
   const history = retriever.history?.index;
-  return { options: JSON.stringify(options), graph: retriever.codeGraph.compact, history: history ? `${history.head}\u0000${history.commits.length}` : "" };
+  return { options: JSON.stringify(options), graph: retriever.codeGraph.relations, history: history ? `${history.head}\u0000${history.commits.length}` : "" };
 }
 
 export function createWarmRetriever({ root, flags, log, watch = true }: WarmRetrieverOptions): WarmRetriever {

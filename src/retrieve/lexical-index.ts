@@ -21,6 +21,8 @@ export interface IndexedFile {
   isTest: boolean;
   /** Barrel: most of its statements re-export other modules. */
   isBarrel: boolean;
+  /** Its definitions: how many, and how many exported. */
+  definitionCounts: readonly [number, number];
   /** Term counts per field (Maps: a term like "constructor" must never meet Object.prototype). */
   fields: Record<Field, Map<string, number>>;
   /** How often the file holds `term` in each field (FIELDS order), when it holds it: `fields` without reading the file's facts. */
@@ -111,6 +113,7 @@ function indexFile(file: ParsedFile, i: number, postings: TermPostings): Indexed
     isDeclaration: file.isDeclaration,
     isTest: isTestPath(file.path),
     isBarrel: postings.isBarrel(i),
+    definitionCounts: postings.definitionCounts(i),
     // the field maps, the defined names and the definitions' terms are made on first read: they read the file's
     // heavy facts, which a warm run reads from the index only for the files a query looks at
     get fields(): Record<Field, Map<string, number>> {

@@ -3,9 +3,9 @@
  * index and its file links. Built once per graph, kept by createRetriever
  * across queries.
  */
-import type { CodeGraph, CompactGraph } from "../graph/code-graph.js";
+import type { CodeGraph } from "../graph/code-graph.js";
 import { buildLexicalIndex, type LexicalIndex } from "./lexical-index.js";
-import { buildFileLinks, usesByFile, type FileLinks, type SymbolUse } from "./signals/file-links.js";
+import type { FileLinks, FileRelations, SymbolUse } from "../graph/file-links.js";
 import { fileHistory, type FileHistory } from "../history/file-history.js";
 import type { HistoryIndex } from "../history/history-index.js";
 
@@ -21,36 +21,36 @@ export interface RetrievalContext {
 
 /**
  * The lexical index and links of graphs still in use, by the graph's
- * compact form. A build that finds nothing changed hands back the same
- * graph (and so the same compact form) only when the index is kept in
- * memory (a resident process); its next retriever then skips building them
- * again. Without memory every graph is new and never found.
+ * relations. A build that finds nothing changed hands back the same graph
+ * (and so the same relations) only when the index is kept in memory (a
+ * resident process); its next retriever then skips building them again.
+ * Without memory every graph is new and never found.
  */
-const builtFor = new WeakMap<CompactGraph, Omit<RetrievalContext, "codeGraph">>();
+const builtFor = new WeakMap<FileRelations, Omit<RetrievalContext, "codeGraph">>();
 
 /**
- * Everything a retrieval reads, built from the facts and the graph's
- * compact form: a graph loaded from the index is not restored for it.
+ * Everything a retrieval reads, built from the facts' term postings and the
+ * graph's relations: a graph loaded from the index is not read for it.
  */
 export function createRetrievalContext(codeGraph: CodeGraph, history?: HistoryIndex): RetrievalContext {
-  const compact = codeGraph.compact;
-  let built = builtFor.get(compact);
+  const relations = codeGraph.relations;
+  let built = builtFor.get(relations);
   if (!built) {
-    built = { index: buildLexicalIndex(codeGraph), links: buildFileLinks(compact), uses: usesByFile(compact) };
-    builtFor.set(compact, built);
+    built = { index: buildLexicalIndex(codeGraph), links: relations.links, uses: relations.uses };
+    builtFor.set(relations, built);
   }
   if (!history) return { codeGraph, ...built };
   const key = `${history.head}\u0000${history.commits.length}`;
-  let evidence = historyFor.get(compact);
+  let evidence = historyFor.get(relations);
   if (evidence?.key !== key) {
     evidence = { key, history: fileHistory(history, (path) => codeGraph.files.has(path)) };
-    historyFor.set(compact, evidence);
+    historyFor.set(relations, evidence);
   }
   return { codeGraph, ...built, history: evidence.history };
 }
 
-/** The history evidence of graphs still in use, by the graph's compact form and the history's HEAD. */
-const historyFor = new WeakMap<CompactGraph, { key: string; history: FileHistory }>();
+/** The history evidence of graphs still in use, by the graph's relations and the history's HEAD. */
+const historyFor = new WeakMap<FileRelations, { key: string; history: FileHistory }>();
 
 /** One keyword of a cycle's query. */
 export interface Keyword {

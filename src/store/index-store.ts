@@ -32,6 +32,7 @@
  * read as UTF-8.
  */
 import { isAscii } from "node:buffer";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic, ParsedFile } from "../types.js";
@@ -65,12 +66,23 @@ export interface IndexStore {
   resolution?: { fingerprint: string; diagnostics: Diagnostic[] };
   /** Key of the graph assembled from these facts and targets (matches graph.json's). */
   graphKey?: string;
+  /** That graph's node and edge counts (its stats, without reading graph.json). */
+  graphCounts?: StoredGraphCounts;
+}
+
+/** A graph's counts: symbol and package nodes, edges by kind. */
+export interface StoredGraphCounts {
+  symbols: number;
+  packages: number;
+  edges: Record<string, number>;
 }
 
 /** Sections the graph stage stores beside the facts, as bytes the store does not read. */
 export interface StoredSections {
   /** The term postings of the files (graph/term-postings.ts). */
   postings?: Uint8Array;
+  /** The file links and symbol uses of the graph named by graphKey (graph/file-links.ts). */
+  relations?: Uint8Array;
 }
 
 export interface StoredGraph {
@@ -156,6 +168,7 @@ interface DiskFile extends Omit<StoredFile, "parsed"> {
 interface DiskFacts {
   key: string;
   postings?: [number, number];
+  relations?: [number, number];
 }
 
 function emptyStore(header: StoreHeader): IndexStore {
@@ -164,14 +177,19 @@ function emptyStore(header: StoreHeader): IndexStore {
 
 /** Read `<dir>/<name>` as JSON: undefined when absent, an Error when unreadable or damaged. */
 async function readJson(path: string): Promise<unknown> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    const bytes = await readFile(path);
-    text = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
+    bytes = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return new Error(`cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"})`);
   }
+  return parseJson(bytes);
+}
+
+/** A file's bytes as JSON, or an Error when damaged. */
+function parseJson(bytes: Buffer): unknown {
+  const text = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -215,8 +233,7 @@ export async function loadIndexStore(dir: string, expected: StoreHeader): Promis
   delete store.facts;
   store.header = expected;
   store.files = loaded;
-  const postings = facts.sections.postings;
-  return { store, found: true, ...(postings ? { sections: { postings } } : {}) };
+  return { store, found: true, sections: facts.sections };
 }
 
 /** facts.bin's body and sections when it is the one index.json names; else why not. */
@@ -239,8 +256,10 @@ async function readFacts(dir: string, expected: StoreHeader, named: unknown): Pr
   if (headerMismatch(head.header, expected) || head.key !== facts.key || end < 0) return `${FACTS_FILE} is not the one index.json names (written by another build)`;
   const body = bytes.subarray(end + 1);
   const sections: StoredSections = {};
-  const at = facts.postings;
-  if (Array.isArray(at) && inRange(at, body.length)) sections.postings = body.subarray(at[0], at[0] + at[1]);
+  for (const name of ["postings", "relations"] as const) {
+    const at = facts[name];
+    if (inRange(at, body.length)) sections[name] = body.subarray(at[0], at[0] + at[1]);
+  }
   return { body, sections };
 }
 
@@ -264,7 +283,21 @@ function withLazyFacts(files: Record<string, DiskFile>, body: Buffer): Record<st
  * or written for other facts).
  */
 export async function loadStoredGraph(dir: string, expected: StoreHeader, key: string): Promise<StoredGraph | undefined> {
-  const json = await readJson(join(dir, GRAPH_FILE));
+  return storedGraphOf(await readJson(join(dir, GRAPH_FILE)), expected, key);
+}
+
+/** {@link loadStoredGraph}, read now: for a graph read on first use, after the build that named it returned. */
+export function loadStoredGraphSync(dir: string, expected: StoreHeader, key: string): StoredGraph | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(dir, GRAPH_FILE));
+  } catch {
+    return undefined;
+  }
+  return storedGraphOf(parseJson(bytes), expected, key);
+}
+
+function storedGraphOf(json: unknown, expected: StoreHeader, key: string): StoredGraph | undefined {
   if (json === undefined || json instanceof Error) return undefined;
   const stored = json as Partial<StoredGraph>;
   if (headerMismatch(stored.header, expected) || stored.key !== key || typeof stored.graph !== "object" || stored.graph === null) return undefined;
@@ -295,13 +328,16 @@ function diskFormOf(store: IndexStore, sections: StoredSections): { files: Recor
     chunks.push(heavy);
     at += heavy.length;
   }
-  let postings: [number, number] | undefined;
-  if (sections.postings) {
-    postings = [at, sections.postings.byteLength];
-    chunks.push(sections.postings);
+  const placed: Partial<Record<keyof StoredSections, [number, number]>> = {};
+  for (const name of ["postings", "relations"] as const) {
+    const bytes = sections[name];
+    if (!bytes) continue;
+    placed[name] = [at, bytes.byteLength];
+    chunks.push(bytes);
+    at += bytes.byteLength;
   }
   const body = Buffer.concat(chunks);
-  return { files, body, facts: { key: hashContent(body), ...(postings ? { postings } : {}) } };
+  return { files, body, facts: { key: hashContent(body), ...placed } };
 }
 
 /**

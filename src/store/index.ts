@@ -13,11 +13,13 @@ export {
   INDEX_FILE,
   loadIndexStore,
   loadStoredGraph,
+  loadStoredGraphSync,
   saveIndexStore,
   type IndexStore,
   type LoadedStore,
   type StoredFile,
   type StoredGraph,
+  type StoredGraphCounts,
   type StoredSections,
 } from "./index-store.js";
 export { configFileNames, resolutionFingerprint } from "./resolution-fingerprint.js";

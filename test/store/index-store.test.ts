@@ -152,9 +152,9 @@ describe("persistent index", () => {
     expect(next.diagnostics.filter((d) => d.message.startsWith("store:"))).toEqual([]);
   });
 
-  it.each([
+  it.each<[string, null | "other" | ((bytes: Buffer) => Buffer)]>([
     ["missing", null],
-    ["cut short", (bytes: Buffer) => bytes.subarray(0, bytes.length >> 1)],
+    ["cut short", (bytes) => bytes.subarray(0, bytes.length >> 1)],
     ["another build's", "other"],
   ])("facts.bin %s: one warning, rebuilt, and the same graph", async (_label, damage) => {
     await buildGraph(root, { cacheDir });
@@ -166,7 +166,7 @@ describe("persistent index", () => {
       appendFileSync(join(root, "src/models/user.ts"), "\nexport const added = 1;\n");
       await buildGraph(root, { cacheDir: other });
       writeFileSync(path, readFileSync(join(other, FACTS_FILE)));
-    } else writeFileSync(path, damage(readFileSync(path)));
+    } else if (typeof damage === "function") writeFileSync(path, damage(readFileSync(path)));
     const rebuilt = await buildGraph(root, { cacheDir });
     const warnings = rebuilt.diagnostics.filter((d) => d.message.startsWith("store:"));
     expect(warnings).toHaveLength(1);
@@ -178,12 +178,17 @@ describe("persistent index", () => {
     expect((await buildGraph(root, { cacheDir })).cache).toMatchObject({ found: true, parsed: 0 });
   });
 
-  it("a damaged graph.json alone is ignored silently: the graph is assembled again", async () => {
+  it("a damaged graph.json alone is ignored silently: the graph is assembled again when read, and written with the next change", async () => {
     await buildGraph(root, { cacheDir });
     writeFileSync(join(cacheDir, GRAPH_FILE), "{");
     const warm = await buildGraph(root, { cacheDir });
-    expect(warm.cache).toMatchObject({ parsed: 0, graphReused: false, saved: true });
+    expect(warm.cache).toMatchObject({ parsed: 0, saved: false });
     expect(comparable(warm)).toEqual(await uncached(root));
+    appendFileSync(join(root, "src/models/item.ts"), "\nexport const added = 1;\n");
+    const edited = await buildGraph(root, { cacheDir });
+    expect(edited.cache).toMatchObject({ parsed: 1, graphReused: false, saved: true });
+    expect(() => JSON.parse(readFileSync(join(cacheDir, GRAPH_FILE), "utf8"))).not.toThrow();
+    expect(comparable(edited)).toEqual(await uncached(root));
   });
 
   it.each([

@@ -48,7 +48,7 @@ describe("the stored graph, restored when read", () => {
     expect(comparable(warm)).toEqual(await uncached(root));
   });
 
-  it("a stored graph that would not restore is assembled again, as before", async () => {
+  it("a stored graph that would not restore is assembled again when read", async () => {
     const root = copyFixture("auth-service", join(temp.dir, "root"));
     const cacheDir = join(temp.dir, "index");
     await buildGraph(root, { cacheDir });
@@ -57,8 +57,9 @@ describe("the stored graph, restored when read", () => {
     const stored = JSON.parse(readFileSync(path, "latin1")) as { graph: CompactGraph };
     stored.graph.edges.push(stored.graph.edges[0] as CompactGraph["edges"][number]);
     writeFileSync(path, JSON.stringify(stored));
+    // the build hands out the stored relations; the graph, when read, is assembled from the facts
     const warm = await buildGraph(root, { cacheDir });
-    expect(warm.cache?.graphReused).toBe(false);
+    expect(warm.cache?.parsed).toBe(0);
     expect(comparable(warm)).toEqual(await uncached(root));
   });
 });

@@ -21,7 +21,7 @@
  */
 import { folderOf } from "../../util/folders.js";
 import { byCodeUnit } from "../../util/sort.js";
-import { FIELDS } from "../lexical-index.js";
+import { FIELD_INDEX, FIELDS } from "../lexical-index.js";
 import type { TaskQuery } from "../query.js";
 import type { RetrievalContext } from "../retrieval-context.js";
 import { GRAPH_SEEDS } from "../parameters.js";
@@ -196,10 +196,11 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
         }
       }
     }
-    const definitionTerms = file.fields.definitions;
-    const exported = context.codeGraph.files.get(f.path);
-    const exportedNames = (exported?.definitions ?? []).filter((d) => d.exported).map((d) => d.name);
-    const compound = mayDefineCompound(definitionTerms) && definedCompounds(exportedNames, compounds).length > 0 ? 1 : 0;
+    // from the term postings; the file's own definitions (its facts) only when its definition names may spell a compound
+    const definitionTerms = { has: (term: string) => (file.termCounts(term)?.[FIELD_INDEX.definitions] ?? 0) > 0 };
+    const [definitionCount, exportedCount] = file.definitionCounts;
+    const exportedNames = () => (context.codeGraph.files.get(f.path)?.definitions ?? []).filter((d) => d.exported).map((d) => d.name);
+    const compound = mayDefineCompound(definitionTerms) && definedCompounds(exportedNames(), compounds).length > 0 ? 1 : 0;
     const row: number[] = [
       lexical.bm25f, lexical.bm25f / bestBm25f, Math.log2(2 + bm25fRanks[i]!), lexical.plain, lexical.plain / bestPlain, Math.log2(2 + plainRanks[i]!),
       ...FIELDS.map((field) => lexical.field[field]), ...FIELDS.map((field) => lexical.field[field] / bestField[field]!),
@@ -211,7 +212,7 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
       Math.log2(1 + own.in.size), Math.log2(1 + own.out.size), f.origin === "neighbour" || f.origin === "expansion" ? 1 : 0,
       file.isTest ? 1 : 0, file.isDeclaration ? 1 : 0, file.isBarrel ? 1 : 0, INDEX_NAME.test(f.path) ? 1 : 0, Math.log2(1 + file.tokens),
       f.path.split("/").length, JS_NAME.test(f.path) ? 1 : 0, AUX_FOLDER.test(f.path) ? 1 : 0,
-      Math.log2(1 + (exported?.definitions.length ?? 0)), Math.log2(1 + exportedNames.length),
+      Math.log2(1 + definitionCount), Math.log2(1 + exportedCount),
       terms.size, concepts.size, isZh, taskQuery.identifiers.length, (taskQuery.scopes ?? []).length > 0 ? 1 : 0, taskQuery.paths.length,
       Math.log2(1 + index.files.length), bestBm25f, secondRel, Math.log2(1 + input.matching), jsShare,
       ...historyRow(f, i),

@@ -73,7 +73,7 @@ export function compoundsOf(task: string, isStopword: (word: string) => boolean)
  * const mayDefine = compoundFilter(compoundsOf("an invoice line", () => false));
  * mayDefine(new Map([["invoic", 2], ["line", 1]])); // true
  */
-export function compoundFilter(compounds: ReadonlySet<string>): (definitionTerms: ReadonlyMap<string, number>) => boolean {
+export function compoundFilter(compounds: ReadonlySet<string>): (definitionTerms: { has(term: string): boolean }) => boolean {
   const split = [...compounds].map((compound) => compound.split(" "));
   return (definitionTerms) => split.some((terms) => terms.every((term) => definitionTerms.has(term)));
 }

@@ -7,7 +7,7 @@
  * with what it has.
  */
 import { byCodeUnit } from "../../util/sort.js";
-import type { FileLinks } from "./file-links.js";
+import type { FileLinks } from "../../graph/file-links.js";
 
 export interface PageRankOptions {
   damping: number;
