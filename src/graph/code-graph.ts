@@ -92,11 +92,15 @@ export interface SymbolUse {
   count: number;
 }
 
+/** Each file's uses of symbols (its `references` edges, in edge order), by file. */
+export interface UsesByFile {
+  get(path: string): readonly SymbolUse[] | undefined;
+}
+
 /** What a retrieval reads of the graph (graph/file-links.ts makes it). */
 export interface FileRelations {
   links: FileLinks;
-  /** Each file's uses of symbols (its `references` edges, in edge order). */
-  uses: Map<string, SymbolUse[]>;
+  uses: UsesByFile;
 }
 
 export interface GraphStats {

@@ -8,10 +8,10 @@
  * (encodeFileRelations) beside the facts: a warm query reads them instead
  * of the whole graph.
  */
-import type { CompactGraph, FileLinks, FileRelations, NodeAttributes, SymbolUse } from "./code-graph.js";
+import type { CompactGraph, FileLinks, FileRelations, NodeAttributes, SymbolUse, UsesByFile } from "./code-graph.js";
 import { byCodeUnit } from "../util/sort.js";
 
-export type { FileLinks, FileRelations, SymbolUse } from "./code-graph.js";
+export type { FileLinks, FileRelations, SymbolUse, UsesByFile } from "./code-graph.js";
 
 /** A link of the adjacency: [source, target, weight]. */
 type Link = [string, string, number];
@@ -199,13 +199,26 @@ export function decodeFileRelations(bytes: Uint8Array): FileRelations | undefine
   if (!inRange(ends, 1, 0, pathCount) || !inRange(sources, 2, 0, pathCount) || !inRange(entries, 3, 0, nameCount) || !inRange(entries, 3, 1, pathCount)) return undefined;
   const links: Link[] = [];
   for (let k = 0; k < linkCount; k++) links.push([paths[ends[2 * k]!]!, paths[ends[2 * k + 1]!]!, weights[k]!]);
-  const uses = new Map<string, SymbolUse[]>();
+  // each file's uses made when asked for (a retrieval asks for those of its pool's files)
+  const firstUse = new Map<string, [number, number]>();
   let entry = 0;
   for (let k = 0; k < sourceCount; k++) {
-    const list: SymbolUse[] = [];
-    for (let n = 0; n < sources[2 * k + 1]!; n++, entry += 3) list.push({ name: names[entries[entry]!]!, file: paths[entries[entry + 1]!]!, count: entries[entry + 2]! });
-    uses.set(paths[sources[2 * k]!]!, list);
+    firstUse.set(paths[sources[2 * k]!]!, [entry, sources[2 * k + 1]!]);
+    entry += 3 * sources[2 * k + 1]!;
   }
   if (entry !== entries.length) return undefined;
+  const made = new Map<string, SymbolUse[]>();
+  const uses: UsesByFile = {
+    get(path) {
+      let list = made.get(path);
+      const at = list ? undefined : firstUse.get(path);
+      if (at) {
+        list = [];
+        for (let n = 0, e = at[0]; n < at[1]; n++, e += 3) list.push({ name: names[entries[e]!]!, file: paths[entries[e + 1]!]!, count: entries[e + 2]! });
+        made.set(path, list);
+      }
+      return list;
+    },
+  };
   return { links: adjacencyOf(links), uses };
 }

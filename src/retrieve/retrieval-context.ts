@@ -5,7 +5,7 @@
  */
 import type { CodeGraph } from "../graph/code-graph.js";
 import { buildLexicalIndex, type LexicalIndex } from "./lexical-index.js";
-import type { FileLinks, FileRelations, SymbolUse } from "../graph/file-links.js";
+import type { FileLinks, FileRelations, UsesByFile } from "../graph/file-links.js";
 import { fileHistory, type FileHistory } from "../history/file-history.js";
 import type { HistoryIndex } from "../history/history-index.js";
 
@@ -14,7 +14,7 @@ export interface RetrievalContext {
   index: LexicalIndex;
   links: FileLinks;
   /** Each file's uses of other files' symbols (what its gaps are made of). */
-  uses: Map<string, SymbolUse[]>;
+  uses: UsesByFile;
   /** What the repository's history says of each file; undefined without history. */
   history?: FileHistory;
 }

@@ -23,10 +23,10 @@ beforeEach(() => {
 });
 afterEach(() => tmp.cleanup());
 
-/** Maps as nested entries, in their order (the order is part of what must hold). */
-function plain(relations: FileRelations) {
+/** Maps as nested entries, in their order (the order is part of what must hold), and every file's uses. */
+function plain(relations: FileRelations, files: readonly string[]) {
   const rows = (map: Map<string, Map<string, number>>) => [...map].map(([file, row]) => [file, [...row]]);
-  return { out: rows(relations.links.out), in: rows(relations.links.in), uses: [...relations.uses] };
+  return { out: rows(relations.links.out), in: rows(relations.links.in), uses: files.map((file) => [file, relations.uses.get(file)]) };
 }
 
 describe("file relations", () => {
@@ -46,7 +46,8 @@ describe("file relations", () => {
     const bytes = encodeFileRelations(compact);
     const framed = new Uint8Array(bytes.length + 5);
     framed.set(bytes, 5);
-    expect(plain(decodeFileRelations(framed.subarray(5))!)).toEqual(plain(buildFileRelations(compact)));
+    const files = compact.nodes.filter((_id, i) => compact.attributes[i]!.kind === "file");
+    expect(plain(decodeFileRelations(framed.subarray(5))!, files)).toEqual(plain(buildFileRelations(compact), files));
     expect(decodeFileRelations(bytes.subarray(0, bytes.length - 2))).toBeUndefined();
     expect(decodeFileRelations(new Uint8Array(40))).toBeUndefined();
   });
@@ -67,7 +68,8 @@ describe("file relations", () => {
     // and with graph.json whole, it is read from there
     writeFileSync(join(cacheDir, GRAPH_FILE), stored);
     const again = await buildGraph(root, { cacheDir });
-    expect(plain(again.relations)).toEqual(plain(buildFileRelations(again.compact)));
+    const files = [...again.files.keys()];
+    expect(plain(again.relations, files)).toEqual(plain(buildFileRelations(again.compact), files));
     expect(comparable(again)).toEqual(await uncached(root));
   });
 });

@@ -119,7 +119,7 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
 
   // named signals of the task's words
   const scopeTerms = scopeTermsOf(taskQuery.scopes ?? []);
-  const scopeIsFolder = scopeNamesFolder(index.files.map((f) => f.fields.folder), scopeTerms);
+  const scopeIsFolder = scopeTerms.length > 0 && scopeNamesFolder(index.files.map((f) => f.fields.folder), scopeTerms);
   const pluralParts = pluralPartsOf(taskQuery.identifiers);
   const stopwords = loadStopwords();
   const compounds = compoundsOf(taskQuery.task, (word) => stopwords.english.has(word) || stopwords.boilerplate.has(word));
@@ -140,8 +140,12 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
     const folder = folderOf(f.path);
     folderScore.set(folder, (folderScore.get(folder) ?? 0) + f.lexical.bm25f / bestBm25f);
   }
-  const seedNeighbours = new Map<string, { out: ReadonlyMap<string, number>; in: ReadonlyMap<string, number> }>();
-  for (const seed of seedRel.keys()) seedNeighbours.set(seed, linked(context, seed));
+  // each seed's neighbours either way, as one set: a file two hops from a seed shares one with it
+  const seedNeighbours = new Map<string, Set<string>>();
+  for (const seed of seedRel.keys()) {
+    const around = linked(context, seed);
+    seedNeighbours.set(seed, new Set([...around.out.keys(), ...around.in.keys()]));
+  }
 
   // history: the files whose past commits best match the task seed its co-change feature as the lexical seeds do theirs
   const history = context.history;
@@ -181,19 +185,16 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
     let twoHop = 0;
     let sameFolder = 0;
     const folder = folderOf(f.path);
+    let middles: string[] | undefined;
     for (const [seed, rel] of seedRel) {
       if (seed === f.path) continue;
       if (own.out.has(seed)) importsSeed = Math.max(importsSeed, rel);
       if (own.in.has(seed)) importedBySeed = Math.max(importedBySeed, rel);
       if (folderOf(seed) === folder) sameFolder = Math.max(sameFolder, rel);
-      if (!own.out.has(seed) && !own.in.has(seed)) {
+      if (!own.out.has(seed) && !own.in.has(seed) && rel > twoHop) {
         const around = seedNeighbours.get(seed)!;
-        for (const middle of [...own.out.keys(), ...own.in.keys()]) {
-          if (around.out.has(middle) || around.in.has(middle)) {
-            twoHop = Math.max(twoHop, rel);
-            break;
-          }
-        }
+        middles ??= [...own.out.keys(), ...own.in.keys()];
+        if (middles.some((middle) => around.has(middle))) twoHop = rel;
       }
     }
     // from the term postings; the file's own definitions (its facts) only when its definition names may spell a compound

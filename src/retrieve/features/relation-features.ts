@@ -8,6 +8,7 @@
  * computes them exactly as a retrieval does.
  */
 import { folderOf } from "../../util/folders.js";
+import type { FileLinks } from "../../graph/file-links.js";
 import type { RetrievalContext } from "../retrieval-context.js";
 
 export const RELATION_FEATURES = [
@@ -36,6 +37,9 @@ export const MAX_MIDDLE_DEGREE = 30;
 /** Two-hop partners kept per file. */
 const MAX_TWO_HOP = 40;
 
+/** Each file's neighbours, listed once per graph's links. */
+const neighboursOf = new WeakMap<FileLinks, Map<string, { list: string[]; middle: boolean }>>();
+
 /**
  * @example
  * const graph = poolGraphOf(context, pool.map((f) => f.path));
@@ -50,15 +54,18 @@ export function poolGraphOf(context: RetrievalContext, paths: readonly string[])
   const twoHop: number[][] = [];
   const folder: number[] = [];
   const cochange: Array<Array<[number, number]>> = [];
-  // each file's neighbours (imports, then importers) and whether it is narrow enough to be a middle, listed once
-  const neighbours = new Map<string, { list: string[]; middle: boolean }>();
+  // each file's neighbours (imports, then importers) and whether it is narrow enough to be a middle, listed once a
+  // graph (each cycle makes the pool graph again)
+  let neighbours = neighboursOf.get(context.links);
+  if (!neighbours) neighboursOf.set(context.links, (neighbours = new Map()));
+  const known = neighbours;
   const around = (p: string) => {
-    let entry = neighbours.get(p);
+    let entry = known.get(p);
     if (!entry) {
       const outs = context.links.out.get(p);
       const ins = context.links.in.get(p);
       entry = { list: [...(outs?.keys() ?? []), ...(ins?.keys() ?? [])], middle: (outs?.size ?? 0) + (ins?.size ?? 0) <= MAX_MIDDLE_DEGREE };
-      neighbours.set(p, entry);
+      known.set(p, entry);
     }
     return entry;
   };
