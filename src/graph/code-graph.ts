@@ -9,11 +9,11 @@
  * Edge keys: `<kind>:<source>-><target>`, so every edge is named the same in
  * every run.
  */
-import graphology from "graphology";
+import { createRequire } from "node:module";
+import type { MultiDirectedGraph } from "graphology";
 import type { DefinitionKind, Diagnostic, ImportKind, LanguageId, ParsedFile } from "../types.js";
 import type { TermPostings } from "./term-postings.js";
 
-const { MultiDirectedGraph } = graphology;
 
 export type NodeKind = "file" | "symbol" | "package";
 export type EdgeKind = "import" | "reexport" | "defines" | "references";
@@ -58,7 +58,7 @@ export interface EdgeAttributes {
   count?: number;
 }
 
-export type Graph = InstanceType<typeof MultiDirectedGraph<NodeAttributes, EdgeAttributes>>;
+export type Graph = MultiDirectedGraph<NodeAttributes, EdgeAttributes>;
 
 /** Marks the compact form (a graph.json written before it holds graphology's export, and is assembled again). */
 export const COMPACT_GRAPH_FORMAT = "compact-1";
@@ -184,8 +184,17 @@ export interface CacheStats {
   workers: number;
 }
 
+/**
+ * graphology, loaded on the first graph made: a warm query reads the graph's
+ * relations from the index and never makes one (loading graphology took
+ * 30-70 ms of such a process).
+ */
+const require = createRequire(import.meta.url);
+let graphClass: typeof MultiDirectedGraph | undefined;
+
 export function createEmptyGraph(): Graph {
-  return new MultiDirectedGraph<NodeAttributes, EdgeAttributes>({ allowSelfLoops: true });
+  graphClass ??= (require("graphology") as { MultiDirectedGraph: typeof MultiDirectedGraph }).MultiDirectedGraph;
+  return new graphClass<NodeAttributes, EdgeAttributes>({ allowSelfLoops: true });
 }
 
 export function symbolId(file: string, name: string): string {
