@@ -119,26 +119,39 @@ const HEAVY = new Set<string>(HEAVY_KEYS);
 
 /** The bytes a loaded file's heavy facts were read from, by the facts object made from them: written back unread. */
 const storedHeavy = new WeakMap<ParsedFile, Buffer>();
+/** A loaded file's heavy facts, once read. */
+const readHeavy = new WeakMap<ParsedFile, HeavyFacts>();
+
+function heavyOf(parsed: ParsedFile): HeavyFacts {
+  let heavy = readHeavy.get(parsed);
+  if (!heavy) {
+    heavy = JSON.parse((storedHeavy.get(parsed) as Buffer).toString("latin1")) as HeavyFacts;
+    readHeavy.set(parsed, heavy);
+  }
+  return heavy;
+}
+
+/**
+ * The heavy facts' getters, one set shared by every loaded file (an object
+ * literal with getters made four closures a file: 0.6 s for rollup's
+ * 12,724 files, against 0.05-0.15 s for these).
+ */
+const HEAVY_GETTERS: PropertyDescriptorMap = Object.fromEntries(
+  HEAVY_KEYS.map((key) => [
+    key,
+    {
+      get(this: ParsedFile) {
+        return heavyOf(this)[key];
+      },
+      enumerable: true,
+      configurable: true,
+    },
+  ]),
+);
 
 /** A file's facts whose heavy part is parsed from `bytes` on first read. */
 function lazyParsedFile(light: Omit<ParsedFile, HeavyKey>, bytes: Buffer): ParsedFile {
-  let heavy: HeavyFacts | undefined;
-  const read = (): HeavyFacts => (heavy ??= JSON.parse(bytes.toString("latin1")) as HeavyFacts);
-  const parsed: ParsedFile = {
-    ...light,
-    get definitions() {
-      return read().definitions;
-    },
-    get exports() {
-      return read().exports;
-    },
-    get references() {
-      return read().references;
-    },
-    get vocabulary() {
-      return read().vocabulary;
-    },
-  };
+  const parsed = Object.defineProperties(light, HEAVY_GETTERS) as ParsedFile;
   storedHeavy.set(parsed, bytes);
   return parsed;
 }
@@ -272,8 +285,12 @@ function withLazyFacts(files: Record<string, DiskFile>, body: Buffer): Record<st
   const out: Record<string, StoredFile> = {};
   for (const [path, disk] of Object.entries(files)) {
     if (typeof disk !== "object" || disk === null || typeof disk.parsed !== "object" || disk.parsed === null || !inRange(disk.facts, body.length)) return undefined;
-    const { facts, parsed, ...rest } = disk;
-    out[path] = { ...rest, parsed: lazyParsedFile(parsed, body.subarray(facts[0], facts[0] + facts[1])) };
+    const { facts } = disk;
+    // built field by field, not with a rest spread: 12,724 of them on rollup
+    const entry: StoredFile = { size: disk.size, mtimeMs: disk.mtimeMs, hash: disk.hash, parsed: lazyParsedFile(disk.parsed, body.subarray(facts[0], facts[0] + facts[1])) };
+    if (disk.targets !== undefined) entry.targets = disk.targets;
+    if (disk.unresolved !== undefined) entry.unresolved = disk.unresolved;
+    out[path] = entry;
   }
   return out;
 }
