@@ -78,11 +78,16 @@ export interface CompactGraph {
   edges: Array<[number, number, EdgeAttributes]>;
 }
 
+/** A file's linked files by weight, by file. */
+export interface LinksByFile {
+  get(path: string): ReadonlyMap<string, number> | undefined;
+}
+
 export interface FileLinks {
   /** file → files it depends on → weight */
-  out: Map<string, Map<string, number>>;
+  out: LinksByFile;
   /** file → files that depend on it → weight */
-  in: Map<string, Map<string, number>>;
+  in: LinksByFile;
 }
 
 /** A symbol of another file that a file uses, and how many times (a `references` edge). */

@@ -197,8 +197,6 @@ export function decodeFileRelations(bytes: Uint8Array): FileRelations | undefine
     return true;
   };
   if (!inRange(ends, 1, 0, pathCount) || !inRange(sources, 2, 0, pathCount) || !inRange(entries, 3, 0, nameCount) || !inRange(entries, 3, 1, pathCount)) return undefined;
-  const links: Link[] = [];
-  for (let k = 0; k < linkCount; k++) links.push([paths[ends[2 * k]!]!, paths[ends[2 * k + 1]!]!, weights[k]!]);
   // each file's uses made when asked for (a retrieval asks for those of its pool's files)
   const firstUse = new Map<string, [number, number]>();
   let entry = 0;
@@ -220,5 +218,64 @@ export function decodeFileRelations(bytes: Uint8Array): FileRelations | undefine
       return list;
     },
   };
-  return { links: adjacencyOf(links), uses };
+  return { links: lazyAdjacency(paths, ends, weights), uses };
+}
+
+/**
+ * The adjacency of sorted links, each file's rows made when asked for: the
+ * same maps as adjacencyOf's (a row's entries come in the links' order, so
+ * its sums add up in the same order), for the files a retrieval reaches.
+ */
+function lazyAdjacency(paths: readonly string[], ends: Int32Array, weights: Float64Array): FileLinks {
+  const count = weights.length;
+  // the links of each source are contiguous (sorted by source); those of each target, listed in link order
+  const outStart = new Map<number, [number, number]>();
+  for (let k = 0; k < count; k++) {
+    const source = ends[2 * k]!;
+    const range = outStart.get(source);
+    if (range) range[1] = k + 1;
+    else outStart.set(source, [k, k + 1]);
+  }
+  const byTarget = new Map<number, number[]>();
+  for (let k = 0; k < count; k++) {
+    const target = ends[2 * k + 1]!;
+    let list = byTarget.get(target);
+    if (!list) byTarget.set(target, (list = []));
+    list.push(k);
+  }
+  const numberOf = new Map(paths.map((path, i) => [path, i]));
+  const row = (links: Iterable<number>, other: 0 | 1): Map<string, number> => {
+    const made = new Map<string, number>();
+    for (const k of links) {
+      const path = paths[ends[2 * k + other]!]!;
+      made.set(path, (made.get(path) ?? 0) + weights[k]!);
+    }
+    return made;
+  };
+  const rows = (links: (i: number) => Iterable<number> | undefined, other: 0 | 1) => {
+    const made = new Map<number, Map<string, number>>();
+    return {
+      get(path: string): ReadonlyMap<string, number> | undefined {
+        const i = numberOf.get(path);
+        if (i === undefined) return undefined;
+        let found = made.get(i);
+        if (!found) {
+          const list = links(i);
+          if (!list) return undefined;
+          made.set(i, (found = row(list, other)));
+        }
+        return found;
+      },
+    };
+  };
+  const range = function* (from: number, to: number) {
+    for (let k = from; k < to; k++) yield k;
+  };
+  return {
+    out: rows((i) => {
+      const at = outStart.get(i);
+      return at ? range(at[0], at[1]) : undefined;
+    }, 1),
+    in: rows((i) => byTarget.get(i), 0),
+  };
 }

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildGraph, retrieve } from "../../src/index.js";
-import { buildFileRelations, decodeFileRelations, encodeFileRelations, type FileRelations } from "../../src/graph/file-links.js";
+import { buildFileRelations, decodeFileRelations, encodeFileRelations, type FileLinks, type FileRelations } from "../../src/graph/file-links.js";
 import { GRAPH_FILE } from "../../src/store/index.js";
 import { comparable, copyFixture, makeTempDir, uncached } from "../store/helpers.js";
 
@@ -23,9 +23,9 @@ beforeEach(() => {
 });
 afterEach(() => tmp.cleanup());
 
-/** Maps as nested entries, in their order (the order is part of what must hold), and every file's uses. */
+/** Every file's links (as entries, in their order: the order is part of what must hold) and uses. */
 function plain(relations: FileRelations, files: readonly string[]) {
-  const rows = (map: Map<string, Map<string, number>>) => [...map].map(([file, row]) => [file, [...row]]);
+  const rows = (map: FileLinks["out"]) => files.map((file) => [file, map.get(file) && [...map.get(file)!]]);
   return { out: rows(relations.links.out), in: rows(relations.links.in), uses: files.map((file) => [file, relations.uses.get(file)]) };
 }
 
