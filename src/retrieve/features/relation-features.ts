@@ -37,8 +37,15 @@ export const MAX_MIDDLE_DEGREE = 30;
 /** Two-hop partners kept per file. */
 const MAX_TWO_HOP = 40;
 
-/** Each file's neighbours, listed once per graph's links. */
-const neighboursOf = new WeakMap<FileLinks, Map<string, { list: string[]; middle: boolean }>>();
+/** A file's neighbours, whether it is narrow enough to be a middle, and (once asked) the files two hops away through such middles. */
+interface Around {
+  list: string[];
+  middle: boolean;
+  far?: string[];
+}
+
+/** Each file's neighbours, listed once per graph's links (each cycle, and each query of a resident process, asks again). */
+const neighboursOf = new WeakMap<FileLinks, Map<string, Around>>();
 
 /**
  * @example
@@ -59,7 +66,7 @@ export function poolGraphOf(context: RetrievalContext, paths: readonly string[])
   let neighbours = neighboursOf.get(context.links);
   if (!neighbours) neighboursOf.set(context.links, (neighbours = new Map()));
   const known = neighbours;
-  const around = (p: string) => {
+  const around = (p: string): Around => {
     let entry = known.get(p);
     if (!entry) {
       const outs = context.links.out.get(p);
@@ -85,14 +92,19 @@ export function poolGraphOf(context: RetrievalContext, paths: readonly string[])
       const j = indexOf.get(use.file);
       if (j !== undefined && use.file !== path) counts.set(j, (counts.get(j) ?? 0) + use.count);
     }
-    const hops = new Set<number>();
-    for (const middle of around(path).list) {
-      const next = around(middle);
-      if (!next.middle) continue;
-      for (const far of next.list) {
-        const j = indexOf.get(far);
-        if (j !== undefined && far !== path) hops.add(j);
+    const own = around(path);
+    if (!own.far) {
+      const far = new Set<string>();
+      for (const middle of own.list) {
+        const next = around(middle);
+        if (next.middle) for (const file of next.list) if (file !== path) far.add(file);
       }
+      own.far = [...far];
+    }
+    const hops = new Set<number>();
+    for (const far of own.far) {
+      const j = indexOf.get(far);
+      if (j !== undefined) hops.add(j);
     }
     const f = folderOf(path);
     if (!folders.has(f)) folders.set(f, folders.size);
