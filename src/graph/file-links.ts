@@ -9,6 +9,7 @@
  * of the whole graph.
  */
 import type { CompactGraph, FileLinks, FileRelations, NodeAttributes, SymbolUse, UsesByFile } from "./code-graph.js";
+import { bytesOf, unpack } from "../util/packed.js";
 import { byCodeUnit } from "../util/sort.js";
 
 export type { FileLinks, FileRelations, SymbolUse, UsesByFile } from "./code-graph.js";
@@ -157,22 +158,15 @@ export function encodeFileRelations(compact: CompactGraph): Uint8Array {
   return Buffer.concat([bytesOf(head), bytesOf(weights), bytesOf(ends), bytesOf(sources), bytesOf(entries), pathBytes, nameBytes]);
 }
 
-function bytesOf(array: Int32Array | Float64Array): Uint8Array {
-  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-}
-
 /**
  * The relations `encodeFileRelations` wrote, or undefined when the bytes
  * are not that.
  */
 export function decodeFileRelations(bytes: Uint8Array): FileRelations | undefined {
-  if (bytes.byteLength < HEAD_INTS * 4) return undefined;
-  // a copy aligned for the typed arrays (the bytes may sit at any offset of a larger buffer)
-  const own = new Uint8Array(bytes.byteLength);
-  own.set(bytes);
-  const [magic, linkCount, sourceCount, useCount, pathCount, nameCount, pathLength, nameLength] = Array.from(new Int32Array(own.buffer, 0, HEAD_INTS)) as [
-    number, number, number, number, number, number, number, number,
-  ];
+  const packed = unpack(bytes, HEAD_INTS);
+  if (!packed) return undefined;
+  const { own } = packed;
+  const [magic, linkCount, sourceCount, useCount, pathCount, nameCount, pathLength, nameLength] = packed.head as [number, number, number, number, number, number, number, number];
   if (magic !== MAGIC) return undefined;
   const expected = HEAD_INTS * 4 + 8 * linkCount + 4 * (2 * linkCount + 2 * sourceCount + 3 * useCount) + pathLength + nameLength;
   if (expected !== own.byteLength) return undefined;

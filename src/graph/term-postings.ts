@@ -11,6 +11,7 @@
  */
 import type { ParsedFile } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
+import { bytesOf, positionOf, unpack } from "../util/packed.js";
 import { countTerms } from "../util/terms.js";
 
 /** name: the file's base name; folder: the folders above it. */
@@ -141,20 +142,6 @@ export function buildTermPostings(files: Iterable<ParsedFile>): TermPostings {
 /** FIELDS' index of comments and strings: the one field that is not code. */
 const COMMENTS = FIELDS.indexOf("comments");
 
-/** Where `i` sits in ascending `list`, or -1. */
-function positionOf(list: ArrayLike<number>, i: number): number {
-  let lo = 0;
-  let hi = list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = list[mid]!;
-    if (v === i) return mid;
-    if (v < i) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 const MAGIC = 0x33505447; // "GTP3", little-endian
 const HEAD_INTS = 8;
 
@@ -212,13 +199,13 @@ export function encodeTermPostings(postings: TermPostings): Uint8Array {
   const pathBytes = Buffer.from(postings.paths.join("\n"), "utf8");
   const counts = wide ? fieldCounts : Uint16Array.from(fieldCounts);
   const parts: Uint8Array[] = [
-    asBytes(new Int32Array([MAGIC, fileCount, sortedTerms.length, total, termBytes.length, pathBytes.length, wide ? 4 : 2, 0])),
-    asBytes(starts),
-    asBytes(flat),
-    asBytes(codeCounts),
-    asBytes(lengths),
-    asBytes(definitions),
-    asBytes(counts),
+    bytesOf(new Int32Array([MAGIC, fileCount, sortedTerms.length, total, termBytes.length, pathBytes.length, wide ? 4 : 2, 0])),
+    bytesOf(starts),
+    bytesOf(flat),
+    bytesOf(codeCounts),
+    bytesOf(lengths),
+    bytesOf(definitions),
+    bytesOf(counts),
     // 16-bit counts of an odd number of postings end 2 bytes off a 4-byte boundary: pad
     new Uint8Array(counts.byteLength % 4),
     termBytes,
@@ -228,20 +215,15 @@ export function encodeTermPostings(postings: TermPostings): Uint8Array {
   return Buffer.concat(parts);
 }
 
-function asBytes(array: Int32Array | Uint16Array): Uint8Array {
-  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-}
-
 /**
  * The postings `encodeTermPostings` wrote, or undefined when the bytes are
  * not that (damaged, another layout).
  */
 export function decodeTermPostings(bytes: Uint8Array): TermPostings | undefined {
-  if (bytes.byteLength < HEAD_INTS * 4) return undefined;
-  // a copy aligned for the typed arrays (the bytes may sit at any offset of a larger buffer)
-  const own = new Uint8Array(bytes.byteLength);
-  own.set(bytes);
-  const [magic, fileCount, termCount, total, termLength, pathLength, width] = Array.from(new Int32Array(own.buffer, 0, HEAD_INTS)) as [number, number, number, number, number, number, number];
+  const packed = unpack(bytes, HEAD_INTS);
+  if (!packed) return undefined;
+  const { own } = packed;
+  const [magic, fileCount, termCount, total, termLength, pathLength, width] = packed.head as [number, number, number, number, number, number, number];
   if (magic !== MAGIC || (width !== 2 && width !== 4)) return undefined;
   const countBytes = total * FIELDS.length * width;
   const expected = HEAD_INTS * 4 + 4 * (termCount + 1 + total + termCount + fileCount * FIELDS.length + fileCount * 2) + countBytes + (countBytes % 4) + termLength + pathLength + fileCount;
@@ -274,18 +256,7 @@ export function decodeTermPostings(bytes: Uint8Array): TermPostings | undefined 
     if (known === undefined) asked.set(term, (known = search(term)));
     return known;
   };
-  const search = (term: string): number => {
-    let lo = 0;
-    let hi = terms.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const t = terms[mid]!;
-      if (t === term) return mid;
-      if (t < term) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
-  };
+  const search = (term: string): number => positionOf(terms, term);
   const postings = (term: string): Int32Array | undefined => {
     const t = numberOf(term);
     return t < 0 ? undefined : flat.subarray(starts[t]!, starts[t + 1]!);

@@ -7,6 +7,7 @@
 import type { CodeGraph } from "../graph/code-graph.js";
 import { FIELDS, pathTerms, type Field, type TermCounter, type TermPostings } from "../graph/term-postings.js";
 import type { ParsedFile, TermCounts } from "../types.js";
+import { positionOf } from "../util/packed.js";
 import { splitIdentifier, termsOf } from "../util/terms.js";
 
 export { FIELDS, type Field } from "../graph/term-postings.js";
@@ -86,21 +87,6 @@ function fieldsOf(file: ParsedFile): Record<Field, Map<string, number>> {
   };
 }
 
-/** Is file `i` in a term's postings (ascending file numbers)? */
-function holds(postings: ArrayLike<number> | undefined, i: number): boolean {
-  if (!postings) return false;
-  let lo = 0;
-  let hi = postings.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = postings[mid]!;
-    if (v === i) return true;
-    if (v < i) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}
-
 /** File `i` of the index (files numbered in path order), as `postings` list it. */
 function indexFile(file: ParsedFile, i: number, postings: TermPostings): IndexedFile {
   const [name, folder, definitions, identifiers, comments] = postings.lengths(i) as [number, number, number, number, number];
@@ -129,7 +115,12 @@ function indexFile(file: ParsedFile, i: number, postings: TermPostings): Indexed
       return definitionTerms;
     },
     termCounts: (term) => postings.countsIn(term, i),
-    allTerms: { has: (term) => holds(postings.postings(term), i) },
+    allTerms: {
+      has: (term) => {
+        const list = postings.postings(term);
+        return list !== undefined && positionOf(list, i) >= 0;
+      },
+    },
   };
 }
 
