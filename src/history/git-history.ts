@@ -90,11 +90,34 @@ function gitEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * Run git in `root` and collect its stdout, up to `timeoutMs` (then the
- * process is stopped and what arrived is returned, `timedOut` set). A git
- * that cannot start or fails gives undefined.
+ * A read's time limit. Its clock starts at once, or when `start` settles: a
+ * read started beside the graph's build is limited in the wait it adds after
+ * the build, not in the time it shared with it. A start that settles false
+ * abandons the read (the build failed: nothing will use it).
  */
-function runGit(root: string, args: string[], timeoutMs: number): Promise<{ stdout: Buffer; stderr: string; timedOut: boolean; code: number | null } | undefined> {
+interface TimeLimit {
+  /** Resolves true when the clock starts, false when the read is abandoned. */
+  readonly started: Promise<boolean>;
+  /** Milliseconds left (the whole limit until the clock starts). */
+  left(): number;
+}
+
+/**
+ * @example
+ * const limit = createTimeLimit(3000, graphBuilt); // counts from the graph's build on
+ */
+function createTimeLimit(timeoutMs: number, start?: Promise<boolean>): TimeLimit {
+  let startedAt = start ? undefined : performance.now();
+  const started = start ? start.then((go) => ((startedAt = performance.now()), go), () => false) : Promise.resolve(true);
+  return { started, left: () => (startedAt === undefined ? timeoutMs : timeoutMs - (performance.now() - startedAt)) };
+}
+
+/**
+ * Run git in `root` and collect its stdout, up to the time limit (then the
+ * process is stopped and what arrived is returned, `timedOut` set). A git
+ * that cannot start or fails, or a read abandoned, gives undefined.
+ */
+function runGit(root: string, args: string[], limit: TimeLimit): Promise<{ stdout: Buffer; stderr: string; timedOut: boolean; code: number | null } | undefined> {
   return new Promise((resolve) => {
     let child;
     try {
@@ -107,21 +130,34 @@ function runGit(root: string, args: string[], timeoutMs: number): Promise<{ stdo
     const chunks: Buffer[] = [];
     let stderr = "";
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, timeoutMs);
+    let abandoned = false;
+    let closed = false;
+    let timer: NodeJS.Timeout | undefined;
+    void limit.started.then((go) => {
+      if (closed) return;
+      if (!go) {
+        abandoned = true;
+        child.kill("SIGKILL");
+        return;
+      }
+      timer = setTimeout(() => {
+        timedOut = true;
+        child.kill("SIGKILL");
+      }, Math.max(1, limit.left()));
+    });
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => {
       if (stderr.length < 2000) stderr += chunk.toString("utf8");
     });
     child.on("error", () => {
+      closed = true;
       clearTimeout(timer);
       resolve(undefined);
     });
     child.on("close", (code) => {
+      closed = true;
       clearTimeout(timer);
-      resolve({ stdout: Buffer.concat(chunks), stderr, timedOut, code });
+      resolve(abandoned ? undefined : { stdout: Buffer.concat(chunks), stderr, timedOut, code });
     });
   });
 }
@@ -170,6 +206,8 @@ export interface ReadLogOptions {
   maxCommits: number;
   /** Stop reading after this long (what arrived is kept). */
   timeoutMs: number;
+  /** The time limit's clock starts when this settles (true), or the read is abandoned (false): see {@link createTimeLimit}. */
+  startClock?: Promise<boolean>;
   /** Read only the commits after this one (an ancestor of HEAD on its first-parent line). */
   after?: string;
 }
@@ -183,10 +221,10 @@ export interface ReadLogOptions {
  */
 export async function readGitLog(root: string, options: ReadLogOptions): Promise<GitLog | undefined> {
   const range = options.after ? [`${options.after}..HEAD`] : ["HEAD"];
-  const started = performance.now();
+  const limit = createTimeLimit(options.timeoutMs, options.startClock);
   const read = async (renames: string) => {
     const args = ["log", "--first-parent", "--diff-merges=first-parent", "-z", "--name-status", renames, "--no-color", `--max-count=${options.maxCommits}`, `--format=${COMMIT}%H${FIELD}%ct${FIELD}%B${END}`, ...range, "--"];
-    return runGit(root, args, Math.max(1, options.timeoutMs - (performance.now() - started)));
+    return runGit(root, args, limit);
   };
   let run = await read("-M");
   // a clone without some blobs (a partial or size-filtered one) cannot compare contents: exact renames only
@@ -196,8 +234,8 @@ export async function readGitLog(root: string, options: ReadLogOptions): Promise
 }
 
 /** True when `ancestor` is on HEAD's history (git merge-base --is-ancestor). */
-export async function isAncestorOfHead(root: string, ancestor: string, timeoutMs: number): Promise<boolean> {
+export async function isAncestorOfHead(root: string, ancestor: string, timeoutMs: number, startClock?: Promise<boolean>): Promise<boolean> {
   if (!SHA.test(ancestor)) return false;
-  const run = await runGit(root, ["merge-base", "--is-ancestor", ancestor, "HEAD"], timeoutMs);
+  const run = await runGit(root, ["merge-base", "--is-ancestor", ancestor, "HEAD"], createTimeLimit(timeoutMs, startClock));
   return run !== undefined && !run.timedOut && run.code === 0;
 }

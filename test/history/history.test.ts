@@ -3,7 +3,7 @@
  * commit, with known co-changes and words.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -152,6 +152,71 @@ describe("reading the history", () => {
     expect(await refreshHistory(worktree)).toBeUndefined();
     const result = await retrieve("hydration in the router", { root: worktree });
     expect(result.stats.history).toBeUndefined();
+  });
+});
+
+describe("reading beside the graph's build", () => {
+  /** A promise and its settle, standing for a graph's build. */
+  function build(): { graphBuilt: Promise<boolean>; settle: (built: boolean) => void } {
+    let settle: (built: boolean) => void = () => undefined;
+    const graphBuilt = new Promise<boolean>((resolve) => (settle = resolve));
+    return { graphBuilt, settle };
+  }
+
+  it("writes the history only once the graph is built (whose index claims the folder first)", async () => {
+    const root = routerRepo();
+    const cacheDir = join(root, "..", `${root.split("/").pop()}-cache`);
+    scratch.push(cacheDir);
+    const { graphBuilt, settle } = build();
+    const refreshing = refreshHistory(root, { cacheDir, graphBuilt });
+    // git reads the 4 commits in milliseconds: the read is done, its write waits for the build
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(existsSync(join(cacheDir, HISTORY_FILE))).toBe(false);
+    settle(true);
+    const refreshed = (await refreshing)!;
+    expect(refreshed.read).toMatchObject({ read: 4, how: "fresh" });
+    expect(refreshed.history.truncated).toBe(false);
+    expect(existsSync(join(cacheDir, HISTORY_FILE))).toBe(true);
+    // the same history a read alone gives
+    expect(refreshed.history).toEqual((await refreshHistory(root))!.history);
+  });
+
+  it("abandons the read when the build fails: no history, nothing written", async () => {
+    const root = routerRepo();
+    const cacheDir = join(root, "..", `${root.split("/").pop()}-cache`);
+    scratch.push(cacheDir);
+    const { graphBuilt, settle } = build();
+    const refreshing = refreshHistory(root, { cacheDir, graphBuilt });
+    settle(false);
+    expect(await refreshing).toBeUndefined();
+    expect(existsSync(cacheDir)).toBe(false);
+  });
+
+  it("index into a folder holding someone else's index.json writes no history there either (nor tags it)", () => {
+    const root = routerRepo();
+    const cacheDir = join(root, "..", `${root.split("/").pop()}-theirs`);
+    scratch.push(cacheDir);
+    mkdirSync(cacheDir);
+    writeFileSync(join(cacheDir, "index.json"), '{"mine": true}\n');
+    const cli = join(dirname(new URL(import.meta.url).pathname), "..", "..", "dist", "cli", "main.js");
+    const run = spawnSync(process.execPath, [cli, "index", "--root", root, "--cache-dir", cacheDir, "-q"], { encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^graph-retrieve index: nothing was indexed: /);
+    expect(readdirSync(cacheDir)).toEqual(["index.json"]);
+    expect(readFileSync(join(cacheDir, "index.json"), "utf8")).toBe('{"mine": true}\n');
+  });
+
+  it("counts the time limit from the build's end: the time the read shared with the build is not cut", async () => {
+    const root = routerRepo();
+    // alone, a limit of 0 ms stops git before it says anything
+    expect((await refreshHistory(root, { timeoutMs: 0 }))!.history).toMatchObject({ truncated: true });
+    // beside a build that takes longer than git: the read was done before the clock started
+    const { graphBuilt, settle } = build();
+    const refreshing = refreshHistory(root, { timeoutMs: 0, graphBuilt });
+    setTimeout(() => settle(true), 1500);
+    const refreshed = (await refreshing)!;
+    expect(refreshed.history).toMatchObject({ truncated: false });
+    expect(refreshed.history.commits).toHaveLength(4);
   });
 });
 
