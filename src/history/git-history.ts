@@ -165,40 +165,72 @@ function runGit(root: string, args: string[], limit: TimeLimit): Promise<{ stdou
 const COMMIT = "\u0001";
 const FIELD = "\u0002";
 const END = "\u0003";
+const NUL = "\0";
+const NEWLINE = 10;
 
-/** Parse `git log -z --name-status --format=%x01%H%x02%ct%x02%B%x03`; a commit cut short at the end is dropped. */
+/**
+ * Parse `git log -z --name-status --format=%x01%H%x02%ct%x02%B%x03`; a
+ * commit cut short at the end is dropped. One pass over the text with
+ * indexOf: no list of records or of tokens is made, only the strings kept
+ * (slices of the text). Splitting the log (~5 MB for webpack's 7,536
+ * commits) into records and tokens was most of the parse's time and
+ * garbage. Decoding each kept string from git's bytes alone was measured
+ * too: the parse was as fast, but the message terms that follow were slower
+ * by as much.
+ */
 export function parseGitLog(text: string, complete: boolean): GitCommit[] {
   const commits: GitCommit[] = [];
-  const records = text.split(COMMIT).slice(1);
-  for (const [i, record] of records.entries()) {
-    const end = record.indexOf(END);
-    if (end < 0) continue;
+  let start = text.indexOf(COMMIT);
+  while (start >= 0) {
+    const next = text.indexOf(COMMIT, start + 1);
     // the last record may be cut mid-list when the read was stopped
-    if (!complete && i === records.length - 1) continue;
-    const [hash = "", time = "", ...message] = record.slice(0, end).split(FIELD);
-    if (!SHA.test(hash)) continue;
-    const tokens = record.slice(end + 1).split("\0").map((t) => t.replace(/^\n/, ""));
-    const paths: string[] = [];
-    const renames: Array<[string, string]> = [];
-    for (let k = 0; k < tokens.length; k++) {
-      const status = tokens[k];
-      if (!status) continue;
-      if (status.startsWith("R") || status.startsWith("C")) {
-        const from = tokens[k + 1];
-        const to = tokens[k + 2];
-        k += 2;
-        if (!from || !to) continue;
-        paths.push(to);
-        if (status.startsWith("R")) renames.push([from, to]);
-      } else if (/^[AMDT]/.test(status)) {
-        const path = tokens[k + 1];
-        k += 1;
-        if (path) paths.push(path);
-      }
-    }
-    commits.push({ hash, time: Number(time) || 0, message: message.join(FIELD).trim(), paths, renames });
+    if (next < 0 && !complete) break;
+    const commit = parseRecord(text, start + 1, next < 0 ? text.length : next);
+    if (commit) commits.push(commit);
+    start = next;
   }
   return commits;
+}
+
+/** One record, text[from, to): hash FIELD time FIELD message END, then the NUL-separated status and path tokens. */
+function parseRecord(text: string, from: number, to: number): GitCommit | undefined {
+  const end = text.indexOf(END, from);
+  if (end < 0 || end >= to) return undefined;
+  const hashEnd = text.indexOf(FIELD, from);
+  const hasTime = hashEnd >= 0 && hashEnd < end;
+  const hash = text.slice(from, hasTime ? hashEnd : end);
+  if (!SHA.test(hash)) return undefined;
+  const timeEnd = hasTime ? text.indexOf(FIELD, hashEnd + 1) : -1;
+  const hasMessage = timeEnd >= 0 && timeEnd < end;
+  const time = hasTime ? text.slice(hashEnd + 1, hasMessage ? timeEnd : end) : "";
+  const message = hasMessage ? text.slice(timeEnd + 1, end).trim() : "";
+  // the tokens after END, each without the one newline git puts before a record's first
+  let at = end + 1;
+  const token = (): string | undefined => {
+    if (at > to) return undefined;
+    let stop = text.indexOf(NUL, at);
+    if (stop < 0 || stop > to) stop = to;
+    const begin = at < stop && text.charCodeAt(at) === NEWLINE ? at + 1 : at;
+    at = stop + 1;
+    return text.slice(begin, stop);
+  };
+  const paths: string[] = [];
+  const renames: Array<[string, string]> = [];
+  for (let status = token(); status !== undefined; status = token()) {
+    if (!status) continue;
+    const kind = status[0];
+    if (kind === "R" || kind === "C") {
+      const source = token();
+      const target = token();
+      if (!source || !target) continue;
+      paths.push(target);
+      if (kind === "R") renames.push([source, target]);
+    } else if (kind === "A" || kind === "M" || kind === "D" || kind === "T") {
+      const path = token();
+      if (path) paths.push(path);
+    }
+  }
+  return { hash, time: Number(time) || 0, message, paths, renames };
 }
 
 export interface ReadLogOptions {
@@ -223,7 +255,7 @@ export async function readGitLog(root: string, options: ReadLogOptions): Promise
   const range = options.after ? [`${options.after}..HEAD`] : ["HEAD"];
   const limit = createTimeLimit(options.timeoutMs, options.startClock);
   const read = async (renames: string) => {
-    const args = ["log", "--first-parent", "--diff-merges=first-parent", "-z", "--name-status", renames, "--no-color", `--max-count=${options.maxCommits}`, `--format=${COMMIT}%H${FIELD}%ct${FIELD}%B${END}`, ...range, "--"];
+    const args = ["log", "--first-parent", "--diff-merges=first-parent", "-z", "--name-status", renames, "--no-color", `--max-count=${options.maxCommits}`, "--format=%x01%H%x02%ct%x02%B%x03", ...range, "--"];
     return runGit(root, args, limit);
   };
   let run = await read("-M");

@@ -61,6 +61,18 @@ describe("reading the history", () => {
     expect(commit).toEqual({ hash: "a".repeat(40), time: 1700000000, message: "fix: a\n\nbody", paths: ["src/a.ts", "src/new.ts"], renames: [["src/old.ts", "src/new.ts"]] });
   });
 
+  it("parses a log whose read was stopped: the commit cut short is dropped, the ones before it kept whole", () => {
+    const a = "a".repeat(40);
+    const b = "b".repeat(40);
+    const text = `\u0001${a}\u00021700000100\u0002two\u0003\0\nC075\0src/x.ts\0src/y.ts\0D\0src/gone.ts\0\u0001${b}\u00021700000000\u0002one\u0003\0\nA\0src/x.ts\0A\0src/z.ts`;
+    const older = { hash: b, time: 1700000000, message: "one", paths: ["src/x.ts", "src/z.ts"], renames: [] };
+    const newer = { hash: a, time: 1700000100, message: "two", paths: ["src/y.ts", "src/gone.ts"], renames: [] };
+    expect(parseGitLog(text, true)).toEqual([newer, older]);
+    // stopped: the last commit's list may be cut short (here after src/x.ts), so it is dropped
+    expect(parseGitLog(text, false)).toEqual([newer]);
+    expect(parseGitLog(text.slice(0, text.indexOf("\u0001", 1)), false)).toEqual([]);
+  });
+
   it("keeps a message's code-aware terms and Chinese character pairs, not its trailers", () => {
     expect(messageTerms("fix hydrationMismatch\n\nCo-authored-by: A <a@b.c>")).toEqual(["fix", "hydration", "mismatch"]);
     expect(messageTerms("修复排序")).toEqual(["zh:修复", "zh:复排", "zh:排序"]);
