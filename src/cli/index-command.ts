@@ -32,21 +32,33 @@ export async function runIndexCommand(values: CliValues, extra: string[], io: Cl
     ...(values["no-history"] ? { history: false } : {}),
   });
   const progress = graphCacheOptions(values, io, rootArg);
-  let codeGraph;
-  try {
-    codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, alsoInclude, ...progress.options });
-  } finally {
-    progress.finish();
-  }
-  if (!values.quiet) reportDiagnostics(withoutNoFilesWarning(codeGraph.diagnostics), io);
-  const empty = noSourceFilesError(codeGraph.files.size, root, include, values.include !== undefined ? "--include" : "the config's include");
-  if (empty) throw empty;
-  // an index that was not written is no index: a summary would say the opposite
-  const writeError = codeGraph.cache?.writeError;
-  if (writeError !== undefined) throw new GraphRetrieveError("io", `graph-retrieve index: nothing was indexed: ${writeError.replace(/^store: /, "").replace(", or pass --no-cache)", ", or pass --cache-dir DIR)")}`);
-  // the history index beside the graph's, unless switched off
-  const cacheDir = codeGraph.cache?.dir;
-  const refreshed = history === false ? undefined : await refreshHistory(codeGraph.root, { ...(cacheDir !== undefined ? { cacheDir } : {}), ...(maxCommits !== undefined ? { maxCommits } : {}) });
+  const cacheDir = progress.options.cacheDir;
+  // the history index beside the graph's, unless switched off: read while the graph is built, written after it
+  let settle: (built: boolean) => void = () => undefined;
+  const graphBuilt = new Promise<boolean>((resolve) => (settle = resolve));
+  const reading = history === false ? undefined : refreshHistory(root, { graphBuilt, ...(cacheDir !== undefined ? { cacheDir } : {}), ...(maxCommits !== undefined ? { maxCommits } : {}) });
+  reading?.catch(() => undefined); // awaited once the graph is indexed; a build that fails first must not leave it unhandled
+  const indexGraph = async () => {
+    let codeGraph;
+    try {
+      codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, alsoInclude, ...progress.options });
+    } finally {
+      progress.finish();
+    }
+    if (!values.quiet) reportDiagnostics(withoutNoFilesWarning(codeGraph.diagnostics), io);
+    const empty = noSourceFilesError(codeGraph.files.size, root, include, values.include !== undefined ? "--include" : "the config's include");
+    if (empty) throw empty;
+    // an index that was not written is no index: a summary would say the opposite
+    const writeError = codeGraph.cache?.writeError;
+    if (writeError !== undefined) throw new GraphRetrieveError("io", `graph-retrieve index: nothing was indexed: ${writeError.replace(/^store: /, "").replace(", or pass --no-cache)", ", or pass --cache-dir DIR)")}`);
+    return codeGraph;
+  };
+  const codeGraph = await indexGraph().catch((error: unknown) => {
+    settle(false);
+    throw error;
+  });
+  settle(true);
+  const refreshed = await reading;
   const cache = codeGraph.cache;
   const summary = {
     files: codeGraph.stats.files,

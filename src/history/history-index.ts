@@ -46,7 +46,7 @@ export interface HistoryRead {
   read: number;
   /** "fresh" (read from scratch), "added" (commits new since the indexed HEAD), "kept" (nothing new). */
   how: "fresh" | "added" | "kept";
-  /** Wall time of the refresh, ms. */
+  /** Wall time of the refresh, ms (beside a graph's build: not counting the wait for its end). */
   ms: number;
 }
 
@@ -59,6 +59,15 @@ export interface HistoryOptions {
   cacheDir?: string;
   /** The index of an earlier refresh in this process (a resident process keeps it). */
   previous?: HistoryIndex;
+  /**
+   * The graph's build this refresh runs beside, settling true once the
+   * graph is built and its index written (false: it failed). git reads the
+   * log on the other core while the build scans and parses; the time limit
+   * counts from the build's end (it bounds the wait the history adds), the
+   * history is written only after the graph's index (whose write claims the
+   * folder), and a failed build abandons the read (undefined).
+   */
+  graphBuilt?: Promise<boolean>;
 }
 
 export const DEFAULT_MAX_COMMITS = 5000;
@@ -94,6 +103,7 @@ async function saveStored(cacheDir: string, history: HistoryIndex): Promise<void
  */
 export async function refreshHistory(root: string, options: HistoryOptions = {}): Promise<{ history: HistoryIndex; read: HistoryRead } | undefined> {
   const started = performance.now();
+  const { graphBuilt } = options;
   const gitDir = await gitFolderOf(root);
   if (!gitDir) return undefined;
   const head = await readHead(gitDir);
@@ -102,20 +112,24 @@ export async function refreshHistory(root: string, options: HistoryOptions = {})
   const timeoutMs = options.timeoutMs ?? DEFAULT_HISTORY_TIMEOUT_MS;
   const known = options.previous ?? (options.cacheDir ? await loadStored(options.cacheDir) : undefined);
   const finish = async (history: HistoryIndex, read: number, how: HistoryRead["how"]) => {
+    const waitFrom = performance.now();
+    if (graphBuilt && !(await graphBuilt)) return undefined;
+    const waited = performance.now() - waitFrom;
     if (options.cacheDir && how !== "kept") await saveStored(options.cacheDir, history).catch(() => undefined);
-    return { history, read: { read, how, ms: Math.round(performance.now() - started) } };
+    return { history, read: { read, how, ms: Math.round(performance.now() - started - waited) } };
   };
   if (known && known.head === head) return finish(known, 0, "kept");
   const shallow = await isShallow(gitDir);
-  if (known && (await isAncestorOfHead(root, known.head, timeoutMs))) {
-    const log = await readGitLog(root, { maxCommits, timeoutMs, after: known.head });
+  const startClock = graphBuilt ? { startClock: graphBuilt } : {};
+  if (known && (await isAncestorOfHead(root, known.head, timeoutMs, graphBuilt))) {
+    const log = await readGitLog(root, { maxCommits, timeoutMs, after: known.head, ...startClock });
     if (log && !log.truncated) {
       const added = log.commits.map(toIndexed);
       const commits = [...added, ...known.commits].slice(0, maxCommits);
       return finish({ head, commits, shallow, truncated: known.truncated }, added.length, "added");
     }
   }
-  const log = await readGitLog(root, { maxCommits, timeoutMs });
+  const log = await readGitLog(root, { maxCommits, timeoutMs, ...startClock });
   if (!log) return undefined;
   return finish({ head, commits: log.commits.map(toIndexed), shallow, truncated: log.truncated }, log.commits.length, "fresh");
 }

@@ -35,10 +35,11 @@ function checkTask(task: unknown): string {
 const historyMemory = new WeakMap<IndexMemory, HistoryIndex>();
 
 /** The root's history, unless switched off (`history: false`): read, or brought up to date from the index. */
-async function historyFor(root: string, options: RetrieveOptions): Promise<{ index: HistoryIndex; read: HistoryRead } | undefined> {
+async function historyFor(root: string, options: RetrieveOptions, graphBuilt: Promise<boolean>): Promise<{ index: HistoryIndex; read: HistoryRead } | undefined> {
   if (options.history === false) return undefined;
   const previous = options.memory ? historyMemory.get(options.memory) : undefined;
   const refreshed = await refreshHistory(root, {
+    graphBuilt,
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(previous ? { previous } : {}),
     ...(options.historyCommits !== undefined ? { maxCommits: options.historyCommits } : {}),
@@ -71,7 +72,13 @@ async function runOn(context: RetrievalContext, task: string, displayRoot: strin
 export async function createRetriever(options: RetrieveOptions = {}): Promise<Retriever> {
   checkRetrieveOptions(options);
   const displayRoot = options.root ?? ".";
-  const codeGraph = await buildGraph(resolvePath(displayRoot), {
+  const root = resolvePath(displayRoot);
+  // the history is read beside the build (git on the other core while the scan and parse run)
+  let settle: (built: boolean) => void = () => undefined;
+  const graphBuilt = new Promise<boolean>((resolve) => (settle = resolve));
+  const reading = historyFor(root, options, graphBuilt);
+  reading.catch(() => undefined); // awaited below, after the build; a build that fails first must not leave it unhandled
+  const codeGraph = await buildGraph(root, {
     include: options.include,
     exclude: options.exclude,
     alsoInclude: options.alsoInclude,
@@ -79,8 +86,12 @@ export async function createRetriever(options: RetrieveOptions = {}): Promise<Re
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
     ...(options.memory !== undefined ? { memory: options.memory } : {}),
+  }).catch((error: unknown) => {
+    settle(false);
+    throw error;
   });
-  const history = await historyFor(codeGraph.root, options);
+  settle(true);
+  const history = await reading;
   const context = createRetrievalContext(codeGraph, history?.index);
   return {
     codeGraph,

@@ -3,7 +3,7 @@
  * commit, with known co-changes and words.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -59,6 +59,18 @@ describe("reading the history", () => {
     const text = "\u0001" + "a".repeat(40) + "\u00021700000000\u0002fix: a\n\nbody\u0003\0\nM\0src/a.ts\0R100\0src/old.ts\0src/new.ts\0";
     const [commit] = parseGitLog(text, true);
     expect(commit).toEqual({ hash: "a".repeat(40), time: 1700000000, message: "fix: a\n\nbody", paths: ["src/a.ts", "src/new.ts"], renames: [["src/old.ts", "src/new.ts"]] });
+  });
+
+  it("parses a log whose read was stopped: the commit cut short is dropped, the ones before it kept whole", () => {
+    const a = "a".repeat(40);
+    const b = "b".repeat(40);
+    const text = `\u0001${a}\u00021700000100\u0002two\u0003\0\nC075\0src/x.ts\0src/y.ts\0D\0src/gone.ts\0\u0001${b}\u00021700000000\u0002one\u0003\0\nA\0src/x.ts\0A\0src/z.ts`;
+    const older = { hash: b, time: 1700000000, message: "one", paths: ["src/x.ts", "src/z.ts"], renames: [] };
+    const newer = { hash: a, time: 1700000100, message: "two", paths: ["src/y.ts", "src/gone.ts"], renames: [] };
+    expect(parseGitLog(text, true)).toEqual([newer, older]);
+    // stopped: the last commit's list may be cut short (here after src/x.ts), so it is dropped
+    expect(parseGitLog(text, false)).toEqual([newer]);
+    expect(parseGitLog(text.slice(0, text.indexOf("\u0001", 1)), false)).toEqual([]);
   });
 
   it("keeps a message's code-aware terms and Chinese character pairs, not its trailers", () => {
@@ -152,6 +164,71 @@ describe("reading the history", () => {
     expect(await refreshHistory(worktree)).toBeUndefined();
     const result = await retrieve("hydration in the router", { root: worktree });
     expect(result.stats.history).toBeUndefined();
+  });
+});
+
+describe("reading beside the graph's build", () => {
+  /** A promise and its settle, standing for a graph's build. */
+  function build(): { graphBuilt: Promise<boolean>; settle: (built: boolean) => void } {
+    let settle: (built: boolean) => void = () => undefined;
+    const graphBuilt = new Promise<boolean>((resolve) => (settle = resolve));
+    return { graphBuilt, settle };
+  }
+
+  it("writes the history only once the graph is built (whose index claims the folder first)", async () => {
+    const root = routerRepo();
+    const cacheDir = join(root, "..", `${root.split("/").pop()}-cache`);
+    scratch.push(cacheDir);
+    const { graphBuilt, settle } = build();
+    const refreshing = refreshHistory(root, { cacheDir, graphBuilt });
+    // git reads the 4 commits in milliseconds: the read is done, its write waits for the build
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(existsSync(join(cacheDir, HISTORY_FILE))).toBe(false);
+    settle(true);
+    const refreshed = (await refreshing)!;
+    expect(refreshed.read).toMatchObject({ read: 4, how: "fresh" });
+    expect(refreshed.history.truncated).toBe(false);
+    expect(existsSync(join(cacheDir, HISTORY_FILE))).toBe(true);
+    // the same history a read alone gives
+    expect(refreshed.history).toEqual((await refreshHistory(root))!.history);
+  });
+
+  it("abandons the read when the build fails: no history, nothing written", async () => {
+    const root = routerRepo();
+    const cacheDir = join(root, "..", `${root.split("/").pop()}-cache`);
+    scratch.push(cacheDir);
+    const { graphBuilt, settle } = build();
+    const refreshing = refreshHistory(root, { cacheDir, graphBuilt });
+    settle(false);
+    expect(await refreshing).toBeUndefined();
+    expect(existsSync(cacheDir)).toBe(false);
+  });
+
+  it("index into a folder holding someone else's index.json writes no history there either (nor tags it)", () => {
+    const root = routerRepo();
+    const cacheDir = join(root, "..", `${root.split("/").pop()}-theirs`);
+    scratch.push(cacheDir);
+    mkdirSync(cacheDir);
+    writeFileSync(join(cacheDir, "index.json"), '{"mine": true}\n');
+    const cli = join(dirname(new URL(import.meta.url).pathname), "..", "..", "dist", "cli", "main.js");
+    const run = spawnSync(process.execPath, [cli, "index", "--root", root, "--cache-dir", cacheDir, "-q"], { encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^graph-retrieve index: nothing was indexed: /);
+    expect(readdirSync(cacheDir)).toEqual(["index.json"]);
+    expect(readFileSync(join(cacheDir, "index.json"), "utf8")).toBe('{"mine": true}\n');
+  });
+
+  it("counts the time limit from the build's end: the time the read shared with the build is not cut", async () => {
+    const root = routerRepo();
+    // alone, a limit of 0 ms stops git before it says anything
+    expect((await refreshHistory(root, { timeoutMs: 0 }))!.history).toMatchObject({ truncated: true });
+    // beside a build that takes longer than git: the read was done before the clock started
+    const { graphBuilt, settle } = build();
+    const refreshing = refreshHistory(root, { timeoutMs: 0, graphBuilt });
+    setTimeout(() => settle(true), 1500);
+    const refreshed = (await refreshing)!;
+    expect(refreshed.history).toMatchObject({ truncated: false });
+    expect(refreshed.history.commits).toHaveLength(4);
   });
 });
 
