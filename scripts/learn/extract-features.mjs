@@ -6,9 +6,14 @@
 //   <out>/<corpus>.f32    the base feature rows, Float32, row after row
 //   <out>/<corpus>.jsonl  one line a task: id, fold, lang, gold, where its
 //                         rows start, the pool's paths, origins and graph
-//   <out>/<corpus>.done   the feature list and the build that made them
-// A corpus whose .done matches the current feature list is skipped, so a
-// rerun only does what is missing or stale.
+//   <out>/<corpus>.done   the feature list and the --limit it was made with
+//   <out>/<corpus>.partial the feature list, while a corpus is being written
+// A corpus whose .done matches the current feature list and --limit is
+// skipped. One extracted with the same feature list and another --limit, or
+// stopped part way (.partial), keeps the tasks it holds and goes on from the
+// first it lacks, so a rerun with a higher --limit extends it; one holding
+// more tasks than --limit asks is kept whole. A corpus extracted with
+// another feature list is done again from its first task.
 //
 //   node scripts/learn/extract-features.mjs --mirrors DIR [--out DIR] [--corpus a,b] [--limit N] [--train DIR]
 //
@@ -57,6 +62,46 @@ function parseArgs(argv) {
   return options;
 }
 
+/**
+ * The tasks a corpus already holds that a run may keep: those written with
+ * this feature list (its .done, or its .partial when a run stopped part
+ * way), when they are the corpus's first tasks in history order. Cuts the files to the
+ * last whole task (a stopped run may have left rows without their line, or
+ * half a line). None when the feature list differs or the order does not
+ * match (the task list changed): the corpus is then done again.
+ */
+function heldTasks({ done, partial, rowsFile, metaFile, featureList, width, ordered }) {
+  const none = { count: 0, rows: 0 };
+  let features;
+  try {
+    const written = fs.existsSync(done) ? JSON.parse(fs.readFileSync(done, "utf8")).features : JSON.parse(fs.readFileSync(partial, "utf8"));
+    features = JSON.stringify(written);
+  } catch {
+    return none;
+  }
+  if (features !== featureList || !fs.existsSync(rowsFile) || !fs.existsSync(metaFile)) return none;
+  const text = fs.readFileSync(metaFile, "utf8");
+  const lines = [];
+  let rows = 0;
+  for (const line of text.split("\n").slice(0, text.endsWith("\n") ? -1 : undefined)) {
+    let meta;
+    try {
+      meta = JSON.parse(line);
+    } catch {
+      break;
+    }
+    if (meta.id !== ordered[lines.length]?.id) return none;
+    if (meta.start !== rows) return none;
+    lines.push(line);
+    rows += meta.rows;
+  }
+  const bytes = rows * width * 4;
+  if (fs.statSync(rowsFile).size < bytes) return none;
+  fs.truncateSync(rowsFile, bytes);
+  fs.writeFileSync(metaFile, lines.map((l) => l + "\n").join(""));
+  return { count: lines.length, rows };
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(path.join(DIST, "index.js"))) fail("dist/ missing: run npm run build first");
@@ -71,27 +116,44 @@ async function main() {
   if (options.corpus.length && chosen.length !== options.corpus.length) fail(`unknown corpus among ${options.corpus.join(", ")}`);
   fs.mkdirSync(options.out, { recursive: true });
   const signature = JSON.stringify({ features: BASE_FEATURES, limit: options.limit });
+  const featureList = JSON.stringify(BASE_FEATURES);
 
   for (const corpus of chosen) {
     const done = path.join(options.out, `${corpus.name}.done`);
+    const partial = path.join(options.out, `${corpus.name}.partial`);
     if (fs.existsSync(done) && fs.readFileSync(done, "utf8") === signature) {
       process.stderr.write(`${corpus.name}: up to date\n`);
       continue;
     }
     const mirror = mirrorGitDir(options.mirrors, corpus.git.repo);
-    const own = inHistoryOrder(tasks.filter((t) => t.corpus === corpus.name), mirror).slice(0, options.limit);
+    const ordered = inHistoryOrder(tasks.filter((t) => t.corpus === corpus.name), mirror);
+    const own = ordered.slice(0, options.limit);
+    const rowsFile = path.join(options.out, `${corpus.name}.f32`);
+    const metaFile = path.join(options.out, `${corpus.name}.jsonl`);
+    const held = heldTasks({ done, partial, rowsFile, metaFile, featureList, width: BASE_FEATURES.length, ordered });
+    if (held.count >= own.length && held.count > 0) {
+      fs.writeFileSync(done, JSON.stringify({ features: BASE_FEATURES, limit: held.count === own.length ? options.limit : held.count }));
+      fs.rmSync(partial, { force: true });
+      process.stderr.write(`${corpus.name}: holds ${held.count} tasks, --limit asks ${own.length}: kept\n`);
+      continue;
+    }
     const tree = openTree(path.join(options.out, "trees", corpus.name), mirror);
     const cacheDir = path.join(options.out, "index", corpus.name);
     const memory = createIndexMemory();
+    // the history is read afresh at the first task done here: the same commits as brought forward (history-index.ts)
     let history;
-    const rowsFile = path.join(options.out, `${corpus.name}.f32`);
-    const metaFile = path.join(options.out, `${corpus.name}.jsonl`);
+    fs.writeFileSync(partial, featureList);
     fs.rmSync(done, { force: true });
-    fs.writeFileSync(rowsFile, "");
-    fs.writeFileSync(metaFile, "");
-    let rowsWritten = 0;
+    // the tasks held stay (heldTasks cut the files to the last whole one); the rest is written after them
+    if (held.count === 0) {
+      fs.writeFileSync(rowsFile, "");
+      fs.writeFileSync(metaFile, "");
+    }
+    let rowsWritten = held.rows;
     const started = Date.now();
+    if (held.count > 0) process.stderr.write(`${corpus.name}: holds ${held.count} tasks, going on to ${own.length}\n`);
     for (const [k, task] of own.entries()) {
+      if (k < held.count) continue;
       const root = tree.moveTo(task.parent);
       const codeGraph = await buildGraph(root, { cacheDir, memory });
       // the history up to the parent (the tree's HEAD), brought forward from the last task's; a long first read is allowed
@@ -129,6 +191,7 @@ async function main() {
       }
     }
     fs.writeFileSync(done, signature);
+    fs.rmSync(partial, { force: true });
   }
 }
 
