@@ -148,8 +148,9 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
   // the term postings: as stored when the facts are the stored ones, else built from the facts on first use
   let postings: TermPostings | undefined;
   const postingsOf = (): TermPostings => {
+    if (postings) return postings;
     const stored = !changed && session.sections?.postings ? decodeTermPostings(session.sections.postings) : undefined;
-    postings ??= stored && stored.paths.length === parsedFiles.length ? stored : buildTermPostings(parsedFiles);
+    postings = stored && stored.paths.length === parsedFiles.length ? stored : buildTermPostings(parsedFiles);
     return postings;
   };
   const commit = await session.commit({

@@ -205,12 +205,8 @@ function diskSession(
     storedGraphOnDemand(otherwise) {
       const key = loaded.store.graphKey;
       if (recalled || key === undefined) return undefined;
-      let compact: CompactGraph | undefined;
-      const read = (): CompactGraph => {
-        const stored = loadStoredGraphSync(cacheDir, header, key);
-        return stored && isCompactGraph(stored.graph) && holdsTogether(stored.graph) ? stored.graph : otherwise();
-      };
-      return lazyGraph(() => (compact ??= read()));
+      // lazyGraph keeps what this gives: read once
+      return lazyGraph(() => fromDisk(loadStoredGraphSync(cacheDir, header, key))?.lazy.compact ?? otherwise());
     },
     async commit(state) {
       const store: IndexStore = state.changed

@@ -37,6 +37,8 @@ export interface TermPostings {
    * without the file's facts.
    */
   countsIn(term: string, i: number): ArrayLike<number> | undefined;
+  /** The field counts of all of `term`'s postings, FIELDS.length a posting, in their order. */
+  countsOf(term: string): ArrayLike<number> | undefined;
   /** Term → files holding it (any field). */
   readonly documentFrequency: TermCounter;
   /** Term → files holding it in code (names, definitions, identifiers; not comments or strings). */
@@ -131,6 +133,7 @@ export function buildTermPostings(files: Iterable<ParsedFile>): TermPostings {
       const k = list ? positionOf(list, i) : -1;
       return k < 0 ? undefined : (counts.get(term) as number[]).slice(k * FIELDS.length, (k + 1) * FIELDS.length);
     },
+    countsOf: (term) => counts.get(term),
     documentFrequency: counterOf((term) => lists.get(term)?.length),
     codeFrequency: counterOf((term) => code.get(term)),
     lengths: (i) => lengths[i] ?? [0, 0, 0, 0, 0],
@@ -168,23 +171,22 @@ export function encodeTermPostings(postings: TermPostings): Uint8Array {
   const fieldCounts = new Int32Array(total * FIELDS.length);
   const codeCounts = new Int32Array(sortedTerms.length);
   let widest = 0;
-  sortedTerms.forEach((term, t) => {
+  for (let t = 0; t < sortedTerms.length; t++) {
+    const term = sortedTerms[t]!;
     const list = postings.postings(term) ?? [];
+    const counts = postings.countsOf(term) ?? [];
     const at = starts[t]!;
-    for (let k = 0; k < list.length; k++) {
-      flat[at + k] = list[k]!;
-      const counts = postings.countsIn(term, list[k]!) ?? [];
-      for (let f = 0; f < FIELDS.length; f++) {
-        const c = counts[f] ?? 0;
-        fieldCounts[(at + k) * FIELDS.length + f] = c;
-        if (c > widest) widest = c;
-        // counts are whole by construction (build-vocabulary.ts); one that is not would not survive the integer
-        // layout: nothing stored, the postings are built from the facts when read
-        if (!Number.isInteger(c) || c < 0 || c > 0x7fffffff) return new Uint8Array(0);
-      }
+    for (let k = 0; k < list.length; k++) flat[at + k] = list[k]!;
+    for (let n = 0; n < list.length * FIELDS.length; n++) {
+      const c = counts[n] ?? 0;
+      // counts are whole by construction (build-vocabulary.ts); one that is not would not survive the integer
+      // layout: nothing stored, the postings are built from the facts when read
+      if (!Number.isInteger(c) || c < 0 || c > 0x7fffffff) return new Uint8Array(0);
+      fieldCounts[at * FIELDS.length + n] = c;
+      if (c > widest) widest = c;
     }
     codeCounts[t] = postings.codeFrequency.get(term) ?? 0;
-  });
+  }
   const wide = widest > 0xffff;
   const fileCount = postings.paths.length;
   const lengths = new Int32Array(fileCount * FIELDS.length);
@@ -271,6 +273,10 @@ export function decodeTermPostings(bytes: Uint8Array): TermPostings | undefined 
       const k = positionOf(flat.subarray(starts[t]!, starts[t + 1]!), i);
       const from = (starts[t]! + k) * FIELDS.length;
       return k < 0 ? undefined : fieldCounts.subarray(from, from + FIELDS.length);
+    },
+    countsOf: (term) => {
+      const t = numberOf(term);
+      return t < 0 ? undefined : fieldCounts.subarray(starts[t]! * FIELDS.length, starts[t + 1]! * FIELDS.length);
     },
     documentFrequency: counterOf((term) => {
       const t = numberOf(term);
