@@ -30,7 +30,7 @@ import { resolveImports } from "./resolve-imports.js";
 import { reuseFacts } from "./reuse-facts.js";
 import { buildFileRelations, decodeFileRelations, encodeFileRelations, type FileRelations } from "./file-links.js";
 import type { LazyGraph } from "./serialize-graph.js";
-import { buildTermPostings, decodeTermPostings, encodeTermPostings, type TermPostings } from "./term-postings.js";
+import { buildTermPostings, encodeTermPostings, updateTermPostings, type TermPostings } from "./term-postings.js";
 
 export interface BuildGraphOptions extends ScanOptions {
   /** Called as files are parsed (or taken from the index): files done, files in all. */
@@ -145,12 +145,16 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     resolved.resolvedAgain > 0 ||
     built.assembled !== undefined ||
     Object.keys(session.previous).length !== entries.size;
-  // the term postings: as stored when the facts are the stored ones, else built from the facts on first use
+  // the term postings, on first use: the last build's when the facts are its facts; else the last build's updated
+  // with the facts of the files whose content changed or that are new (rollup, one file edited: ~0.6 s of every
+  // file's vocabulary not read); else built from every file's facts
   let postings: TermPostings | undefined;
   const postingsOf = (): TermPostings => {
     if (postings) return postings;
-    const stored = !changed && session.sections?.postings ? decodeTermPostings(session.sections.postings) : undefined;
-    postings = stored && stored.paths.length === parsedFiles.length ? stored : buildTermPostings(parsedFiles);
+    const last = session.previousPostings();
+    if (last && !changed && last.paths.length === parsedFiles.length) return (postings = last);
+    const isFresh = (path: string) => !Object.hasOwn(session.previous, path) || session.previous[path]?.hash !== entries.get(path)?.hash;
+    postings = (last && updateTermPostings(last, parsedFiles, isFresh)) ?? buildTermPostings(parsedFiles);
     return postings;
   };
   const commit = await session.commit({
@@ -162,6 +166,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     graph: built.graph,
     ...(built.assembled ? { assembled: built.assembled } : {}),
     ...(previousGraph ? { previousGraph } : {}),
+    postings: postingsOf,
     sections: () => ({ postings: encodeTermPostings(postingsOf()), relations: storedRelations ?? encodeFileRelations(built.graph.compact) }),
   });
 

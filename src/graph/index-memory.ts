@@ -21,6 +21,7 @@ import { createTreeKeeper, DEFAULT_KEPT_TREES, type TreeKeeper, type TreeKeeperO
 import type { Diagnostic, ScanResult } from "../types.js";
 import { prepareGraphUpdate } from "./assemble-graph.js";
 import type { LazyGraph } from "./serialize-graph.js";
+import type { TermPostings } from "./term-postings.js";
 
 /** The graph of the latest build with what an update in place needs. */
 export interface RememberedGraph {
@@ -49,6 +50,32 @@ export interface RememberedIndex {
   store: IndexStore;
   graph?: RememberedGraph;
   scan?: RememberedScan;
+  /** The term postings of its facts, made when first asked. */
+  postings?: RememberedPostings;
+}
+
+/** Postings made when first asked, after which the function that made them (and the build it holds) is let go. */
+export interface RememberedPostings {
+  get(): TermPostings;
+}
+
+/**
+ * @example
+ * const remembered = rememberedPostings(() => buildTermPostings(files));
+ * remembered.get() === remembered.get(); // made once
+ */
+export function rememberedPostings(make: () => TermPostings): RememberedPostings {
+  let pending: (() => TermPostings) | undefined = make;
+  let value: TermPostings | undefined;
+  return {
+    get() {
+      if (pending) {
+        value = pending();
+        pending = undefined;
+      }
+      return value as TermPostings;
+    },
+  };
 }
 
 export interface IndexMemory {

@@ -24,9 +24,10 @@ import {
 } from "../store/index.js";
 import type { Diagnostic, ScanOptions, ScanResult } from "../types.js";
 import type { AssembledGraph } from "./assemble-graph.js";
-import { indexWriteWarning, recallIndex, type IndexMemory, type RememberedGraph, type RememberedIndex } from "./index-memory.js";
+import { indexWriteWarning, recallIndex, rememberedPostings, type IndexMemory, type RememberedGraph, type RememberedIndex } from "./index-memory.js";
 import type { CompactGraph } from "./code-graph.js";
 import { holdsTogether, isCompactGraph, lazyGraph, type LazyGraph } from "./serialize-graph.js";
+import { decodeTermPostings, type TermPostings } from "./term-postings.js";
 
 /** The graph of the previous build, as the update in place reads it. */
 export interface PreviousGraph {
@@ -64,6 +65,8 @@ export interface NewIndexState {
   /** The graph assembled or updated by this build (undefined: the previous one reused). */
   assembled?: AssembledGraph;
   previousGraph?: PreviousGraph;
+  /** The term postings of the new facts, made on the first call (the next build in memory updates them). */
+  postings?: () => TermPostings;
   /** The sections to store beside the facts, made when the index is written (not before: a resident process writes later, or never). */
   sections?: () => StoredSections;
 }
@@ -83,6 +86,8 @@ export interface IndexSession {
   readonly sections?: StoredSections;
   /** The counts of the graph the index names. */
   readonly graphCounts?: StoredGraphCounts;
+  /** The term postings of the facts the index holds (stored with them, or remembered), made on the first call; undefined when there are none. */
+  previousPostings(): TermPostings | undefined;
   /** The files: the remembered scan with the watch's changed paths looked at again, or a walk of the root. */
   scan(root: string, options: ScanOptions & { changedPaths?: readonly string[] }, hooks?: Pick<ScanHints, "onCandidates">): Promise<SessionScan>;
   /** The stored resolution, against this build's files and configs. */
@@ -133,6 +138,7 @@ const NO_INDEX: IndexSession = {
   },
   resolution: () => ({ holds: false, diagnostics: [] }),
   previousGraph: async () => undefined,
+  previousPostings: () => undefined,
   storedGraphOnDemand: () => undefined,
   commit: async () => ({ saved: false }),
 };
@@ -164,6 +170,9 @@ function diskSession(
   const previous = loaded.store.files;
   let scanKey = "";
   let scanned: SessionScan | undefined;
+  // the postings of the facts the index holds: read once; the remembered ones asked once (their memo lets go of the
+  // build that made them then, so a resident process's builds do not hold each other in a chain)
+  let previousPostings: { value: TermPostings | undefined } | undefined;
   return {
     keeps: true,
     previous,
@@ -197,6 +206,12 @@ function diskSession(
       const fingerprint = resolutionFingerprint(scan.result.root, paths, scan.configNames);
       return { fingerprint, holds: loaded.store.resolution?.fingerprint === fingerprint, diagnostics: loaded.store.resolution?.diagnostics ?? [] };
     },
+    previousPostings() {
+      previousPostings ??= {
+        value: recalled ? recalled.postings?.get() : loaded.sections?.postings ? decodeTermPostings(loaded.sections.postings) : undefined,
+      };
+      return previousPostings.value;
+    },
     async previousGraph() {
       const key = loaded.store.graphKey;
       if (key === undefined) return undefined;
@@ -229,7 +244,14 @@ function diskSession(
           state.graphKey === undefined ? undefined
           : made ? { key: state.graphKey, graph: state.graph, reads: made.reads, cyclesCut: made.cyclesCut }
           : { key: state.graphKey, graph: state.graph, reads: state.previousGraph?.reads, cyclesCut: state.previousGraph?.cyclesCut };
-        memory.latest = { cacheDir, header, store, graph: remembered, scan: { key: scanKey, result: scanned!.result, configNames: scanned?.configNames } };
+        memory.latest = {
+          cacheDir,
+          header,
+          store,
+          graph: remembered,
+          scan: { key: scanKey, result: scanned!.result, configNames: scanned?.configNames },
+          ...(state.postings ? { postings: rememberedPostings(state.postings) } : {}),
+        };
         // a write left over from a build nobody flushed is superseded: this one holds every change since
         if (state.changed) memory.pendingWrite = write;
         return { saved: false };

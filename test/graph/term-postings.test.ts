@@ -4,10 +4,12 @@
  * and read back they are the same; a warm build reads them from the index
  * and reads no file's heavy facts to build the lexical index.
  */
+import { appendFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
-import { buildTermPostings, decodeTermPostings, encodeTermPostings, FIELDS, pathTerms, type TermPostings } from "../../src/graph/term-postings.js";
+import { buildTermPostings, decodeTermPostings, encodeTermPostings, FIELDS, pathTerms, updateTermPostings, type TermPostings } from "../../src/graph/term-postings.js";
+import { createIndexMemory, flushIndexMemory } from "../../src/graph/index-memory.js";
 import { buildLexicalIndex } from "../../src/retrieve/lexical-index.js";
 import type { ParsedFile } from "../../src/types.js";
 import { copyFixture, makeTempDir } from "../store/helpers.js";
@@ -104,5 +106,63 @@ describe("term postings", () => {
     const tokens = index.files.find((f) => f.path.includes("token"))!;
     expect(Array.from(tokens.termCounts("token")!)).toEqual(FIELDS.map((field) => tokens.fields[field].get("token") ?? 0));
     expect([...new Set(read)]).toEqual([tokens.path]);
+  });
+
+  /** Edit the fixture: words added to one file, one file gone (with a word no other file has), one new, one renamed. */
+  function editFixture(): { fresh: Set<string>; gone: string } {
+    appendFileSync(join(root, "src/auth/tokens.ts"), "\nexport function quarantineWobbleToken(): number { return 1; } // zanzibar\n");
+    const gone = "src/cache/lru-cache.ts";
+    rmSync(join(root, gone));
+    writeFileSync(join(root, "src/auth/otp-codes.ts"), "export const otpLength = 6; // one-time codes\nexport function makeOtp(seed: number): string { return String(seed).padStart(otpLength, '0'); }\n");
+    renameSync(join(root, "src/logger.ts"), join(root, "src/log-writer.ts"));
+    return { fresh: new Set(["src/auth/tokens.ts", "src/auth/otp-codes.ts", "src/log-writer.ts"]), gone };
+  }
+
+  it("updated with the changed files' facts alone are the postings built from every file's facts", async () => {
+    const before = await buildGraph(root);
+    const stored = decodeTermPostings(encodeTermPostings(buildTermPostings(before.files.values())))!;
+    expect(stored.postings("lru")?.length).toBeGreaterThan(0);
+    const { fresh, gone } = editFixture();
+    const after = await buildGraph(root);
+    const files = [...after.files.values()];
+    const built = buildTermPostings(files);
+    expect(built.paths).not.toContain(gone);
+    const read: string[] = [];
+    for (const file of files) {
+      const vocabulary = file.vocabulary;
+      Object.defineProperty(file, "vocabulary", { get: () => (read.push(file.path), vocabulary), enumerable: true, configurable: true });
+    }
+    const updated = updateTermPostings(stored, files, (path) => fresh.has(path))!;
+    // only the changed files' facts were read
+    expect(new Set(read)).toEqual(fresh);
+    expect(Buffer.from(encodeTermPostings(updated)).equals(Buffer.from(encodeTermPostings(built)))).toBe(true);
+    expect(dump(updated)).toEqual(dump(built));
+    expect(updated.postings("zanzibar")?.length).toBe(1);
+    // from postings made in memory (not read back from bytes) too, and with every file taken as changed
+    const inMemory = updateTermPostings(buildTermPostings(before.files.values()), files, (path) => fresh.has(path))!;
+    expect(dump(inMemory)).toEqual(dump(built));
+    expect(dump(updateTermPostings(stored, files, () => true)!)).toEqual(dump(built));
+  });
+
+  it("after an edit, the index's postings (on disk and in a resident process's memory) are those of a build from scratch", async () => {
+    const cacheDir = join(tmp.dir, "cache");
+    const memoryDir = join(tmp.dir, "memory-cache");
+    const memory = createIndexMemory();
+    await buildGraph(root, { cacheDir });
+    await buildGraph(root, { cacheDir: memoryDir, memory });
+    await flushIndexMemory(memory);
+    editFixture();
+    const fromScratch = dump((await buildGraph(root)).postings);
+    const warm = await buildGraph(root, { cacheDir });
+    // the renamed file keeps its facts: two parsed, three fresh for the postings
+    expect(warm.cache?.parsed).toBe(2);
+    expect(dump(warm.postings)).toEqual(fromScratch);
+    const resident = await buildGraph(root, { cacheDir: memoryDir, memory });
+    expect(dump(resident.postings)).toEqual(fromScratch);
+    await flushIndexMemory(memory);
+    // what each wrote is read back by the next build
+    expect(dump((await buildGraph(root, { cacheDir })).postings)).toEqual(fromScratch);
+    expect(dump((await buildGraph(root, { cacheDir: memoryDir })).postings)).toEqual(fromScratch);
+    expect(readdirSync(cacheDir)).toContain("facts.bin");
   });
 });
