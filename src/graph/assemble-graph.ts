@@ -48,6 +48,8 @@ export class ExportIndex {
   private readonly memo = new Map<string, Map<string, MemoEntry>>();
   /** How many times a lookup met a (file, name) already on its way: a re-export cycle. */
   private cycleCuts = 0;
+  /** The files of the lookups on the way of each cut (see {@link cycleFiles}). */
+  private readonly cutFiles = new Set<string>();
   /** Read sets of the lookups in progress, innermost last; the first is the caller's (beginReads). */
   private readonly reading: Array<Set<string>> = [];
   private readonly shapes = new Map<string, ExportShape>();
@@ -64,6 +66,15 @@ export class ExportIndex {
    */
   get cyclesCut(): number {
     return this.cycleCuts;
+  }
+
+  /**
+   * The files of every lookup that was on its way when a cycle was cut. A
+   * result that may depend on which lookup ran first is one of theirs, or
+   * one that read one of theirs: its reads hold one of these files.
+   */
+  get cycleFiles(): ReadonlySet<string> {
+    return this.cutFiles;
   }
 
   /** Start recording the files the next lookups read. */
@@ -91,6 +102,7 @@ export class ExportIndex {
     const key = `${file}\u0000${name}`;
     if (seen.has(key)) {
       this.cycleCuts++; // re-export cycle
+      for (const on of seen) this.cutFiles.add(on.slice(0, on.indexOf("\u0000")));
       return undefined;
     }
     const isOutermost = seen.size === 0;
@@ -344,8 +356,14 @@ export interface AssembledGraph {
    * and of the files whose reads hold j, and of no other.
    */
   reads: number[][];
-  /** Re-export cycles met (see {@link ExportIndex.cyclesCut}): with any, reads do not bound what an edit changes. */
+  /** Re-export cycles met (see {@link ExportIndex.cyclesCut}): with any, reads alone do not bound what an edit changes. */
   cyclesCut: number;
+  /**
+   * The indexes (path order) of the files on the way of a cut (see
+   * {@link ExportIndex.cycleFiles}): an edit whose recomputed files neither
+   * are nor read any of them can still be updated in place.
+   */
+  cycleFiles: number[];
 }
 
 /** What an incremental assembly keeps from the previous graph of the same file set. */
@@ -502,6 +520,7 @@ export function assembleGraphWithReads(
     },
     reads,
     cyclesCut: exportIndex.cyclesCut,
+    cycleFiles: [...exportIndex.cycleFiles].map((path) => indexOf.get(path) ?? -1).filter((i) => i >= 0).sort((a, b) => a - b),
   };
 }
 

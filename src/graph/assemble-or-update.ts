@@ -116,12 +116,24 @@ export function assembleOrUpdate(
   keys: { graphKey?: string; previousKey?: string },
 ): GraphStage {
   if (previousGraph && keys.graphKey !== undefined && keys.previousKey === keys.graphKey) return { graph: previousGraph.lazy };
-  if (previousGraph?.reads && previousGraph.cyclesCut === 0 && hasSameFiles(previous, parsedFiles)) {
+  const cycleFiles = previousGraph?.cyclesCut === 0 ? [] : previousGraph?.cycleFiles;
+  if (previousGraph?.reads && cycleFiles && hasSameFiles(previous, parsedFiles)) {
     const reads = previousGraph.reads;
     const { affected, changed } = affectedFiles(parsedFiles, entries, previous, reads);
-    const update = assembleGraphWithReads(parsedFiles, targets, { graph: previousGraph.lazy.compact, reads, affected, changed });
-    // a re-export cycle among the recomputed files: the memo order matters, assemble in full
-    if (update && update.cyclesCut === 0) return { graph: update.lazy, assembled: update, updated: affected.size };
+    const cut = new Set(cycleFiles);
+    const paths = cut.size > 0 ? parsedFiles.map((f) => f.path).sort(byCodeUnit) : [];
+    // with cycles cut somewhere, the update holds when no recomputed file is on a cut's way or read one before
+    const clear = (i: number, list: readonly number[] | undefined) => !cut.has(i) && !(list ?? []).some((j) => cut.has(j));
+    if (cut.size === 0 || paths.every((path, i) => !affected.has(path) || clear(i, reads[i]))) {
+      const update = assembleGraphWithReads(parsedFiles, targets, { graph: previousGraph.lazy.compact, reads, affected, changed });
+      // a re-export cycle among the recomputed files, or a file recomputed that now reads one on a cut's way:
+      // which lookup runs first matters, assemble in full
+      if (update && update.cyclesCut === 0 && (cut.size === 0 || paths.every((path, i) => !affected.has(path) || clear(i, update.reads[i])))) {
+        update.cyclesCut = previousGraph.cyclesCut ?? 0;
+        update.cycleFiles = [...cycleFiles];
+        return { graph: update.lazy, assembled: update, updated: affected.size };
+      }
+    }
   }
   const assembled = assembleGraphWithReads(parsedFiles, targets);
   return { graph: assembled.lazy, assembled };

@@ -32,6 +32,8 @@ export interface RememberedGraph {
   /** See StoredGraph.reads. */
   reads?: number[][];
   cyclesCut?: number;
+  /** See StoredGraph.cycleFiles. */
+  cycleFiles?: number[] | undefined;
 }
 
 /** The scan of the latest build, for a refresh that a watch tells which files changed (see BuildGraphOptions.changedPaths). */

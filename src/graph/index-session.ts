@@ -35,6 +35,8 @@ export interface PreviousGraph {
   lazy: LazyGraph;
   reads?: number[][];
   cyclesCut?: number;
+  /** See AssembledGraph.cycleFiles (absent from an older store: no update in place when cycles were cut). */
+  cycleFiles?: number[];
 }
 
 /** A scan, and the config file names of each folder it read (the resolution fingerprint's input). */
@@ -116,7 +118,7 @@ function keyOfScanOptions(options: ScanOptions): string {
 /** The previous graph held in memory, when it is the one the remembered index names. */
 function fromMemory(remembered: RememberedGraph | undefined, key: string): PreviousGraph | undefined {
   if (!remembered || remembered.key !== key) return undefined;
-  return { lazy: remembered.graph, reads: remembered.reads, cyclesCut: remembered.cyclesCut };
+  return { lazy: remembered.graph, reads: remembered.reads, cyclesCut: remembered.cyclesCut, ...(remembered.cycleFiles ? { cycleFiles: remembered.cycleFiles } : {}) };
 }
 
 /**
@@ -125,7 +127,8 @@ function fromMemory(remembered: RememberedGraph | undefined, key: string): Previ
  */
 function fromDisk(stored: StoredGraph | undefined): PreviousGraph | undefined {
   if (!stored || !isCompactGraph(stored.graph) || !holdsTogether(stored.graph)) return undefined;
-  return { lazy: lazyGraph(stored.graph), reads: stored.reads, cyclesCut: stored.cyclesCut };
+  const cycleFiles = Array.isArray(stored.cycleFiles) && stored.cycleFiles.every((i) => Number.isInteger(i)) ? { cycleFiles: stored.cycleFiles } : {};
+  return { lazy: lazyGraph(stored.graph), reads: stored.reads, cyclesCut: stored.cyclesCut, ...cycleFiles };
 }
 
 /** A build without an index: everything is read and parsed, nothing is written. */
@@ -236,14 +239,14 @@ function diskSession(
       const made = state.assembled;
       const write = async () => {
         const storedGraph =
-          made && state.graphKey !== undefined ? { header, key: state.graphKey, graph: made.lazy.compact, reads: made.reads, cyclesCut: made.cyclesCut } : undefined;
+          made && state.graphKey !== undefined ? { header, key: state.graphKey, graph: made.lazy.compact, reads: made.reads, cyclesCut: made.cyclesCut, cycleFiles: made.cycleFiles } : undefined;
         await saveIndexStore(cacheDir, store, storedGraph, state.sections?.() ?? {});
       };
       if (memory) {
         const remembered: RememberedGraph | undefined =
           state.graphKey === undefined ? undefined
-          : made ? { key: state.graphKey, graph: state.graph, reads: made.reads, cyclesCut: made.cyclesCut }
-          : { key: state.graphKey, graph: state.graph, reads: state.previousGraph?.reads, cyclesCut: state.previousGraph?.cyclesCut };
+          : made ? { key: state.graphKey, graph: state.graph, reads: made.reads, cyclesCut: made.cyclesCut, cycleFiles: made.cycleFiles }
+          : { key: state.graphKey, graph: state.graph, reads: state.previousGraph?.reads, cyclesCut: state.previousGraph?.cyclesCut, cycleFiles: state.previousGraph?.cycleFiles };
         memory.latest = {
           cacheDir,
           header,

@@ -96,8 +96,14 @@ export interface StoredGraph {
    * update the graph without assembling it again. Absent: no update in place.
    */
   reads?: number[][];
-  /** Re-export cycles met while assembling; with any, the graph is assembled in full after an edit. */
+  /** Re-export cycles met while assembling. */
   cyclesCut?: number;
+  /**
+   * With cycles cut: the files (indexes as in `reads`) on the way of a cut.
+   * An edit whose recomputed files neither are nor read one of them is
+   * updated in place; absent, the graph is assembled in full after an edit.
+   */
+  cycleFiles?: number[];
 }
 
 /** A store read back: the store (empty when missing or unusable) and the warning when it was unusable. */

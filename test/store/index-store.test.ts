@@ -64,6 +64,42 @@ describe("persistent index", () => {
     expect(comparable(next)).toEqual(await uncached(root));
   });
 
+  /** Two barrels that star-export each other and a file each defining x: which user looks x up first decides what x is. */
+  function writeRing(): void {
+    mkdirSync(join(root, "src/ring"), { recursive: true });
+    writeFileSync(join(root, "src/ring/c.ts"), "export const x = 1;\n");
+    writeFileSync(join(root, "src/ring/d.ts"), "export const x = 2;\n");
+    writeFileSync(join(root, "src/ring/ring-a.ts"), 'export * from "./ring-b";\nexport * from "./c";\n');
+    writeFileSync(join(root, "src/ring/ring-b.ts"), 'export * from "./ring-a";\nexport * from "./d";\n');
+    writeFileSync(join(root, "src/ring/a-user.ts"), 'import { x } from "./ring-a";\nexport const useA = x;\n');
+    writeFileSync(join(root, "src/ring/b-user.ts"), 'import { x } from "./ring-b";\nexport const useB = x;\n');
+  }
+  const xOf = (built: Awaited<ReturnType<typeof buildGraph>>, user: string) =>
+    built.graph.outNeighbors(user).filter((n) => n.endsWith("#x"));
+
+  it("with a re-export cycle cut: an edit away from it is updated in place; one whose file read it is assembled in full; both equal a fresh build", async () => {
+    writeRing();
+    const cold = await buildGraph(root, { cacheDir });
+    // a-user comes first in path order: its lookup cuts the cycle at ring-a and b-user's reads what it left
+    expect(xOf(cold, "src/ring/b-user.ts")).toEqual(["src/ring/d.ts#x"]);
+    appendFileSync(join(root, "src/models/money.ts"), "\nexport function addedLater(): number { return 1; }\n");
+    const away = await buildGraph(root, { cacheDir });
+    expect(away.cache?.graphUpdated).toBeGreaterThanOrEqual(1);
+    expect(comparable(away)).toEqual(await uncached(root));
+    // a-user no longer asks for x: b-user's lookup is now the first, and finds c's x; b-user did not change, so an
+    // update in place would have kept d's
+    writeFileSync(join(root, "src/ring/a-user.ts"), "export const useA = 0;\n");
+    const near = await buildGraph(root, { cacheDir });
+    expect(near.cache?.graphUpdated).toBeUndefined();
+    expect(xOf(near, "src/ring/b-user.ts")).toEqual(["src/ring/c.ts#x"]);
+    expect(comparable(near)).toEqual(await uncached(root));
+    // the full assembly stored the cycle's files again: the next edit away from it is updated in place
+    appendFileSync(join(root, "src/main.ts"), "\nexport const alsoLater = 2;\n");
+    const next = await buildGraph(root, { cacheDir });
+    expect(next.cache?.graphUpdated).toBeGreaterThanOrEqual(1);
+    expect(comparable(next)).toEqual(await uncached(root));
+  });
+
   it("an edit that changes a file's imports re-resolves that file only", async () => {
     await buildGraph(root, { cacheDir });
     appendFileSync(join(root, "src/main.ts"), '\nimport { formatMoney as again } from "./models/money";\nvoid again;\n');
