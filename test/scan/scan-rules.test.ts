@@ -25,6 +25,16 @@ describe("isIgnored", () => {
     expect(isIgnored(levels, "app/build", true)).toBe(true);
     expect(isIgnored(levels, "app/build")).toBe(false);
   });
+
+  it("compiles a folder's text once a process: a second scan gets the same rules (and the answers they keep)", () => {
+    expect(createIgnoreLevel("", "*.log\nbuild/\n")).toBe(levels[0]);
+    expect(createIgnoreLevel("pkg", "!keep.log\n/local.ts\n")).toBe(levels[1]);
+    // another folder or another text: other rules
+    expect(createIgnoreLevel("other", "*.log\nbuild/\n")).not.toBe(levels[0]);
+    const edited = createIgnoreLevel("", "*.log\n");
+    expect(edited).not.toBe(levels[0]);
+    expect(isIgnored([edited], "app/build", true)).toBe(false);
+  });
 });
 
 describe("default excludes", () => {
