@@ -31,9 +31,9 @@ export interface FileHistory {
   /** Mean vocabulary length over the files with one. */
   averageLength: number;
   /** path → partner → co-change weight (symmetric), the heaviest MAX_PARTNERS. */
-  cochange: Map<string, Map<string, number>>;
+  cochange: CochangeRows;
   /** path → its heaviest co-change weight (the first of its row): a share of a partner is its weight over this. */
-  cochangeMax: Map<string, number>;
+  cochangeMax: { get(path: string): number | undefined };
   /** path → commits that changed it. */
   changes: Map<string, number>;
   /** path → days between its last change and HEAD. */
@@ -48,6 +48,16 @@ export interface FileHistory {
   /** The history is a shallow clone's, or its read stopped at the time limit. */
   shallow: boolean;
   truncated: boolean;
+}
+
+/**
+ * The co-change rows, each made when first asked for: a query asks for
+ * those of its pool's files, and making every row (rollup, 4,267 commits:
+ * the pairs of every commit of up to 40 files, then each row sorted) cost
+ * each warm query ~0.1 s.
+ */
+export interface CochangeRows extends Iterable<[string, ReadonlyMap<string, number>]> {
+  get(path: string): ReadonlyMap<string, number> | undefined;
 }
 
 /** Each commit's files as they are called now, newest commit first (renames followed back in time). */
@@ -75,7 +85,8 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
   const vocabularyLength = new Map<string, number>();
   const termCommits = new Map<string, number[]>();
   const commitWeight: number[] = [];
-  const pairs = new Map<string, Map<string, number>>();
+  // per file, the commits of 2 to MAX_COCHANGE_FILES files that changed it, oldest last
+  const pairCommits = new Map<string, number[]>();
   const changes = new Map<string, number>();
   const daysSinceChange = new Map<string, number>();
   const paths = currentPaths(history);
@@ -103,20 +114,36 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
       vocabularyLength.set(file, (vocabularyLength.get(file) ?? 0) + weight * commit.terms.length);
     }
     if (files.length < 2 || files.length > MAX_COCHANGE_FILES) return;
-    const share = recency / (files.length - 1);
     for (const a of files) {
-      let row = pairs.get(a);
-      if (!row) pairs.set(a, (row = new Map()));
-      for (const b of files) if (b !== a) row.set(b, (row.get(b) ?? 0) + share);
+      let list = pairCommits.get(a);
+      if (!list) pairCommits.set(a, (list = []));
+      list.push(i);
     }
   });
-  const cochange = new Map<string, Map<string, number>>();
-  const cochangeMax = new Map<string, number>();
-  for (const [file, row] of pairs) {
-    const kept = [...row.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, MAX_PARTNERS);
-    cochange.set(file, new Map(kept));
-    cochangeMax.set(file, Math.max(0, kept[0]?.[1] ?? 0));
-  }
+  const rows = new Map<string, Map<string, number>>();
+  const rowOf = (file: string): Map<string, number> | undefined => {
+    let row = rows.get(file);
+    if (row) return row;
+    const commits = pairCommits.get(file);
+    if (!commits) return undefined;
+    // each partner's weight summed in commit order, newest first, as the pairs of every commit would add up
+    const sums = new Map<string, number>();
+    for (const c of commits) {
+      const files = commitFiles[c]!;
+      const share = commitRecency[c]! / (files.length - 1);
+      for (const b of files) if (b !== file) sums.set(b, (sums.get(b) ?? 0) + share);
+    }
+    row = new Map([...sums.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, MAX_PARTNERS));
+    rows.set(file, row);
+    return row;
+  };
+  const cochange: CochangeRows = {
+    get: rowOf,
+    *[Symbol.iterator]() {
+      for (const file of pairCommits.keys()) yield [file, rowOf(file) as Map<string, number>];
+    },
+  };
+  const cochangeMax = { get: (file: string) => (pairCommits.has(file) ? Math.max(0, rowOf(file)?.values().next().value ?? 0) : undefined) };
   let total = 0;
   for (const length of vocabularyLength.values()) total += length;
   return {
