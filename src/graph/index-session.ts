@@ -115,6 +115,19 @@ function keyOfScanOptions(options: ScanOptions): string {
   return JSON.stringify([options.include ?? null, options.exclude ?? null, options.maxFileBytes ?? null, options.alsoInclude ?? null]);
 }
 
+/** Every folder that holds one of `paths` (root-relative), at any depth; the root is no folder here. */
+function foldersHolding(paths: readonly string[]): Set<string> {
+  const folders = new Set<string>();
+  for (const path of paths) {
+    for (let slash = path.lastIndexOf("/"); slash > 0; slash = path.lastIndexOf("/", slash - 1)) {
+      const folder = path.slice(0, slash);
+      if (folders.has(folder)) break;
+      folders.add(folder);
+    }
+  }
+  return folders;
+}
+
 /** The previous graph held in memory, when it is the one the remembered index names. */
 function fromMemory(remembered: RememberedGraph | undefined, key: string): PreviousGraph | undefined {
   if (!remembered || remembered.key !== key) return undefined;
@@ -173,6 +186,8 @@ function diskSession(
   const previous = loaded.store.files;
   let scanKey = "";
   let scanned: SessionScan | undefined;
+  // the key of the ignore rules this build's scan read (a scan the watch spared reads none: the last one's holds)
+  let ignoreKey = loaded.store.ignoreKey;
   // the postings of the facts the index holds: read once; the remembered ones asked once (their memo lets go of the
   // build that made them then, so a resident process's builds do not hold each other in a chain)
   let previousPostings: { value: TermPostings | undefined } | undefined;
@@ -197,9 +212,14 @@ function diskSession(
       // the config files of each folder the walk reads: the resolution fingerprint needs them, and reading
       // the folders again cost date-fns (200 folders) ~12 ms of each warm run
       const configNames = new Map<string, string[]>();
+      const knownKey = loaded.store.ignoreKey;
       const result = await scanFiles(root, options, {
         onFolder: (path, entries) => void configNames.set(path, configFileNames(entries)),
         known: (path) => (Object.hasOwn(previous, path) ? previous[path] : undefined),
+        ignoreKey: {
+          ...(knownKey !== undefined ? { known: knownKey, knownFolders: foldersHolding(Object.keys(previous)) } : {}),
+          found: (key) => void (ignoreKey = key),
+        },
         ...(hooks?.onCandidates ? { onCandidates: hooks.onCandidates } : {}),
       });
       scanned = { result, configNames };
@@ -227,13 +247,16 @@ function diskSession(
       return lazyGraph(() => fromDisk(loadStoredGraphSync(cacheDir, header, key))?.lazy.compact ?? otherwise());
     },
     async commit(state) {
-      const store: IndexStore = state.changed
+      // new ignore rules are kept even when no file changed: else each later walk would find them new and ask them
+      const changed = state.changed || ignoreKey !== loaded.store.ignoreKey;
+      const store: IndexStore = changed
         ? {
             header,
             files: Object.fromEntries(state.entries),
             resolution: state.resolution.fingerprint !== undefined ? { fingerprint: state.resolution.fingerprint, diagnostics: state.resolution.diagnostics } : undefined,
             graphKey: state.graphKey,
             ...(state.graphCounts ? { graphCounts: state.graphCounts } : {}),
+            ...(ignoreKey !== undefined ? { ignoreKey } : {}),
           }
         : loaded.store;
       const made = state.assembled;
@@ -256,10 +279,10 @@ function diskSession(
           ...(state.postings ? { postings: rememberedPostings(state.postings) } : {}),
         };
         // a write left over from a build nobody flushed is superseded: this one holds every change since
-        if (state.changed) memory.pendingWrite = write;
+        if (changed) memory.pendingWrite = write;
         return { saved: false };
       }
-      if (!state.changed) return { saved: false };
+      if (!changed) return { saved: false };
       try {
         await write();
         return { saved: true };

@@ -30,6 +30,7 @@
  * });
  * files[0]; // { path: "src/index.ts", absPath: "/home/me/my-app/src/index.ts", size: 812, … }
  */
+import { createHash } from "node:crypto";
 import { lstatSync, type Dirent, type Stats } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
@@ -76,6 +77,8 @@ interface Candidate {
   path: string;
   realPath: string;
   viaLink: boolean;
+  /** Taken without asking the .gitignore rules (see ScanHints.ignoreKey): these levels decide if the rules changed. */
+  untested?: readonly IgnoreLevel[];
 }
 
 interface WalkState {
@@ -94,6 +97,14 @@ interface WalkState {
   onCandidates?: (count: number) => void;
   /** See {@link ScanHints.onFolder}. */
   onFolder?: (path: string, entries: readonly Dirent[]) => void;
+  /** See {@link ScanHints.known}. */
+  known?: (path: string) => KnownFile | undefined;
+  /** See {@link ScanHints.ignoreKey}: the folders holding a known file, when the rules may be trusted as before. */
+  knownFolders?: ReadonlySet<string>;
+  /** Each ignore file read (its root-relative path, then its text), for the key of the rules. */
+  ignoreTexts: string[];
+  /** Folders taken without asking the rules, with the levels that would have decided. */
+  untestedDirs: Array<{ path: string; levels: readonly IgnoreLevel[] }>;
 }
 
 /**
@@ -120,13 +131,18 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
     diagnostics: [],
     onCandidates: hints.onCandidates,
     onFolder: hints.onFolder,
+    ...(hints.ignoreKey?.known !== undefined && hints.known ? { known: hints.known, knownFolders: hints.ignoreKey.knownFolders } : {}),
+    ignoreTexts: [],
+    untestedDirs: [],
   };
   const levels = await readInfoExclude(state);
   await walkDir(state, { path: "", realPath: realRoot, levels, isIncluded: !filter.hasInclude, viaLink: false });
   await walkLinkedDirs(state);
+  const ignoreKey = keyOfIgnoreTexts(state.ignoreTexts);
+  hints.ignoreKey?.found?.(ignoreKey);
 
   const files: ScannedFile[] = [];
-  const candidates = dedupeByRealPath(state.candidates);
+  const candidates = dedupeByRealPath(rulesAsBefore(state, ignoreKey === hints.ignoreKey?.known));
   for (let start = 0; start < candidates.length; start += FILES_PER_BATCH) {
     if (start > 0) await yieldToEventLoop();
     for (const candidate of candidates.slice(start, start + FILES_PER_BATCH)) {
@@ -139,6 +155,29 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
   if (files.length === 0) state.diagnostics.push(noFilesWarning(filter.hasInclude));
   state.diagnostics.sort((a, b) => compareStrings(a.path ?? "", b.path ?? "") || compareStrings(a.message, b.message));
   return { root: realRoot, files, diagnostics: state.diagnostics };
+}
+
+/** The key of the ignore rules a walk read: each file's path and text, in path order. */
+function keyOfIgnoreTexts(texts: readonly string[]): string {
+  const pairs: string[] = [];
+  for (let i = 0; i < texts.length; i += 2) pairs.push(`${texts[i]}\u0000${texts[i + 1]}`);
+  return createHash("sha1").update(pairs.sort(compareStrings).join("\u0001")).digest("hex");
+}
+
+/**
+ * The candidates once the rules are known: when they are the ones the
+ * known files were scanned under, a known file (and a folder holding one)
+ * that the walk took without asking them was not ignored then and is not
+ * now; otherwise each is asked now, with the levels that applied to it.
+ */
+function rulesAsBefore(state: WalkState, asBefore: boolean): Candidate[] {
+  if (asBefore || (state.untestedDirs.length === 0 && !state.candidates.some((c) => c.untested))) return state.candidates;
+  const leftOut = state.untestedDirs.filter((dir) => isIgnored(dir.levels, dir.path, true)).map((dir) => `${dir.path}/`);
+  // what the walk said of the files and folders inside a folder the rules leave out, as if it never went in
+  if (leftOut.length > 0) state.diagnostics = state.diagnostics.filter((d) => !leftOut.some((folder) => (d.path ?? "").startsWith(folder)));
+  return state.candidates.filter(
+    (candidate) => !(candidate.untested && isIgnored(candidate.untested, candidate.path)) && !leftOut.some((folder) => candidate.path.startsWith(folder)),
+  );
 }
 
 /**
@@ -247,7 +286,8 @@ async function walkDir(state: WalkState, task: DirTask): Promise<void> {
       const child = childDir(state, here, entry.name, path, realPath);
       if (child) pending.push(walkDir(state, child));
     } else if (entry.isFile()) {
-      if (isWantedFile(state, here, entry.name, path)) state.candidates.push({ path, realPath, viaLink: here.viaLink });
+      const wanted = isWantedFile(state, here, entry.name, path);
+      if (wanted) state.candidates.push({ path, realPath, viaLink: here.viaLink, ...(wanted === UNTESTED ? { untested: here.levels } : {}) });
     } else if (entry.isSymbolicLink()) {
       pending.push(followLink(state, here, entry.name, path, realPath));
     }
@@ -284,7 +324,9 @@ async function readInfoExclude(state: WalkState): Promise<IgnoreLevel[]> {
     return []; // none
   }
   try {
-    return [createIgnoreLevel("", await readFile(path, "utf8"))];
+    const text = await readFile(path, "utf8");
+    state.ignoreTexts.push(".git/info/exclude", text);
+    return [createIgnoreLevel("", text)];
   } catch (error) {
     state.diagnostics.push(unreadableGitignore(".git/info/exclude", errorCodeOf(error)));
     return [];
@@ -297,6 +339,7 @@ async function addGitignore(state: WalkState, task: DirTask, entries: readonly D
   if (!entries.some((entry) => entry.name === ".gitignore" && entry.isFile())) return task.levels;
   try {
     const text = await readFile(join(task.realPath, ".gitignore"), "utf8");
+    state.ignoreTexts.push(task.path === "" ? ".gitignore" : `${task.path}/.gitignore`, text);
     return [...task.levels, createIgnoreLevel(task.path, text)];
   } catch (error) {
     const path = task.path === "" ? ".gitignore" : `${task.path}/.gitignore`;
@@ -319,7 +362,9 @@ function isLeftOutDir(state: WalkState, name: string, path: string): boolean {
 
 /** The task for a subfolder, or undefined when a rule leaves it out. */
 function childDir(state: WalkState, parent: DirTask, name: string, path: string, realPath: string): DirTask | undefined {
-  if (isLeftOutDir(state, name, path) || isIgnored(parent.levels, path, true) || state.filter.isExcluded(path)) return undefined;
+  if (isLeftOutDir(state, name, path) || state.filter.isExcluded(path)) return undefined;
+  if (!parent.viaLink && state.knownFolders?.has(path)) state.untestedDirs.push({ path, levels: parent.levels });
+  else if (isIgnored(parent.levels, path, true)) return undefined;
   return {
     path,
     realPath,
@@ -329,15 +374,18 @@ function childDir(state: WalkState, parent: DirTask, name: string, path: string,
   };
 }
 
-/** True when a file name and path pass every rule that needs no I/O. */
-function isWantedFile(state: WalkState, parent: DirTask, name: string, path: string): boolean {
-  return (
-    languageForPath(name) !== undefined &&
-    !isExcludedFileName(name) &&
-    !isIgnored(parent.levels, path) &&
-    !state.filter.isExcluded(path) &&
-    (parent.isIncluded || state.filter.isIncluded(path))
-  );
+/** isWantedFile's word for a file it took without asking the .gitignore rules. */
+const UNTESTED = "untested";
+
+/**
+ * True when a file name and path pass every rule that needs no I/O;
+ * UNTESTED when they pass all but the .gitignore rules, which were not
+ * asked: the file is a known one (see ScanHints.ignoreKey).
+ */
+function isWantedFile(state: WalkState, parent: DirTask, name: string, path: string): boolean | typeof UNTESTED {
+  if (languageForPath(name) === undefined || isExcludedFileName(name) || state.filter.isExcluded(path) || !(parent.isIncluded || state.filter.isIncluded(path))) return false;
+  if (!parent.viaLink && state.known?.(path) !== undefined) return UNTESTED;
+  return !isIgnored(parent.levels, path);
 }
 
 /**
@@ -408,6 +456,14 @@ export interface ScanHints {
   onCandidates?: (count: number) => void;
   /** Shown each folder the walk reads (root-relative, "" for the root) with its entries, as read. */
   onFolder?: (path: string, entries: readonly Dirent[]) => void;
+  /**
+   * The key of the .gitignore rules (every ignore file's path and text)
+   * the known files were scanned under, and the folders holding them: the
+   * walk takes those files and folders without asking the rules (rollup,
+   * 12,722 files: ~0.12 s of a warm run), and asks them after all when the
+   * rules it read are not the same. `found` is told this walk's key.
+   */
+  ignoreKey?: { known?: string; knownFolders?: ReadonlySet<string>; found?: (key: string) => void };
 }
 
 /** The buffer every head is read into (a head is looked at before the next one is read; reads are synchronous). */

@@ -68,6 +68,8 @@ export interface IndexStore {
   graphKey?: string;
   /** That graph's node and edge counts (its stats, without reading graph.json). */
   graphCounts?: StoredGraphCounts;
+  /** The key of the .gitignore rules the files were scanned under (see ScanHints.ignoreKey). */
+  ignoreKey?: string;
 }
 
 /** A graph's counts: symbol and package nodes, edges by kind. */

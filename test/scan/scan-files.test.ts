@@ -420,6 +420,46 @@ describe("scanFiles: files the index knows", () => {
   });
 });
 
+describe("scanFiles: the .gitignore rules the known files were scanned under", () => {
+  it("takes known files and their folders without asking rules that are as before, and asks them when the rules changed", async () => {
+    await writeTree(dir, {
+      ".gitignore": "gen/\nsecret.ts\n",
+      "b.ts": "export const b = 1;\n",
+      "secret.ts": "export const s = 1;\n",
+      "gen/a.ts": "export const a = 1;\n",
+      "gen/sub/c.ts": "export const c = 1;\n",
+      "gen/bin.ts": Buffer.from([0x61, 0x00, 0x62]),
+    });
+    let key = "";
+    const plain = await scanFiles(dir, {}, { ignoreKey: { found: (k) => (key = k) } });
+    expect(pathsOf(plain)).toEqual(["b.ts"]);
+    expect(key).toMatch(/^[0-9a-f]{40}$/);
+    // an index that knew these files under the same rules: they were not ignored then, so they are taken without
+    // asking (the rules would leave them out: taking them shows they were not asked)
+    const stats = new Map<string, { size: number; mtimeMs: number }>();
+    for (const path of ["secret.ts", "gen/a.ts", "gen/sub/c.ts"]) {
+      const info = await stat(join(dir, path));
+      stats.set(path, { size: info.size, mtimeMs: info.mtimeMs });
+    }
+    const known = (path: string) => stats.get(path);
+    const knownFolders = new Set(["gen", "gen/sub"]);
+    let again = "";
+    const trusted = await scanFiles(dir, {}, { known, ignoreKey: { known: key, knownFolders, found: (k) => (again = k) } });
+    expect(again).toBe(key);
+    expect(pathsOf(trusted)).toEqual(["b.ts", "gen/a.ts", "gen/sub/c.ts", "secret.ts"]);
+    // rules other than those: asked after all, and what the walk met inside the folder they leave out is dropped
+    const asked = await scanFiles(dir, {}, { known, ignoreKey: { known: "another key", knownFolders } });
+    expect(asked).toEqual(plain);
+    // the key is the rules' text: another text, another key
+    await writeFile(join(dir, ".gitignore"), "gen/\n");
+    let edited = "";
+    const after = await scanFiles(dir, {}, { known, ignoreKey: { known: key, knownFolders, found: (k) => (edited = k) } });
+    expect(edited).not.toBe(key);
+    expect(pathsOf(after)).toEqual(["b.ts", "secret.ts"]);
+    expect(after).toEqual(await scanFiles(dir));
+  });
+});
+
 describe("scanFiles: candidates as the walk finds them", () => {
   it("tells the running count after each folder, before any head is read", async () => {
     await writeTree(dir, { "a.ts": "", "b.ts": "", "src/c.ts": "", "src/d.ts": Buffer.from([0]), "src/deep/e.ts": "", "README.md": "" });

@@ -100,6 +100,26 @@ describe("persistent index", () => {
     expect(comparable(next)).toEqual(await uncached(root));
   });
 
+  it("a .gitignore that now leaves out indexed files: the warm build leaves them out too, and keeps the new rules' key", async () => {
+    await buildGraph(root, { cacheDir });
+    const key = () => (JSON.parse(readFileSync(join(cacheDir, INDEX_FILE), "utf8")) as { ignoreKey?: string }).ignoreKey;
+    const before = key();
+    expect(before).toMatch(/^[0-9a-f]{40}$/);
+    writeFileSync(join(root, ".gitignore"), "src/models/\n");
+    const warm = await buildGraph(root, { cacheDir });
+    expect([...warm.files.keys()].some((path) => path.startsWith("src/models/"))).toBe(false);
+    expect(comparable(warm)).toEqual(await uncached(root));
+    expect(key()).not.toBe(before);
+    // a rule that leaves nothing indexed out: nothing else changed, the new key is written all the same
+    writeFileSync(join(root, ".gitignore"), "src/models/\n*.log\n");
+    const next = await buildGraph(root, { cacheDir });
+    expect(next.cache?.saved).toBe(true);
+    expect(comparable(next)).toEqual(await uncached(root));
+    const stable = key();
+    expect((await buildGraph(root, { cacheDir })).cache?.saved).toBe(false);
+    expect(key()).toBe(stable);
+  });
+
   it("an edit that changes a file's imports re-resolves that file only", async () => {
     await buildGraph(root, { cacheDir });
     appendFileSync(join(root, "src/main.ts"), '\nimport { formatMoney as again } from "./models/money";\nvoid again;\n');
