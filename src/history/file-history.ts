@@ -82,22 +82,52 @@ export function currentPaths(history: HistoryIndex): string[][] {
  */
 export function fileHistory(history: HistoryIndex, exists: (path: string) => boolean): FileHistory {
   const headTime = history.commits[0]?.time ?? 0;
-  const vocabularyLength = new Map<string, number>();
+  // every path the commits name, numbered once: the pass below looks up numbers, not the strings of every commit
+  // (rollup, 62,977 paths in 4,267 commits: ~0.1 s of string maps a warm query)
+  const ids = new Map<string, number>();
+  const names: string[] = [];
+  const idOf = (path: string): number => {
+    let id = ids.get(path);
+    if (id === undefined) {
+      ids.set(path, (id = names.length));
+      names.push(path);
+    }
+    return id;
+  };
+  const alias = new Map<number, number>();
+  const present: Array<boolean | undefined> = [];
+  const stamp: number[] = [];
+  // per file (by number): commits that changed it, days since the newest, vocabulary length; in the order first met
+  const changeCount: number[] = [];
+  const days0: number[] = [];
+  const lengthOf: number[] = [];
+  const met: number[] = [];
   const termCommits = new Map<string, number[]>();
   const commitWeight: number[] = [];
   // per file, the commits of 2 to MAX_COCHANGE_FILES files that changed it, oldest last
-  const pairCommits = new Map<string, number[]>();
-  const changes = new Map<string, number>();
-  const daysSinceChange = new Map<string, number>();
-  const paths = currentPaths(history);
+  const pairCommits = new Map<number, number[]>();
   const commitFiles: string[][] = [];
   const commitRecency: number[] = [];
   const commitFrequency = new Map<string, number>();
   history.commits.forEach((commit, i) => {
-    const files = paths[i]!.filter(exists);
+    // the commit's files as they are called now (renames followed back in time), each once, those that exist
+    const files: number[] = [];
+    for (const path of commit.paths) {
+      const raw = idOf(path);
+      const now = alias.get(raw) ?? raw;
+      if (stamp[now] === i + 1) continue;
+      stamp[now] = i + 1;
+      let isFile = present[now];
+      if (isFile === undefined) present[now] = isFile = exists(names[now]!);
+      if (isFile) files.push(now);
+    }
+    for (const [from, to] of commit.renames) {
+      const target = idOf(to);
+      alias.set(idOf(from), alias.get(target) ?? target);
+    }
     const days = Math.max(0, (headTime - commit.time) / 86400);
     const recency = 0.5 ** (days / HALF_LIFE_DAYS);
-    commitFiles.push(files);
+    commitFiles.push(files.map((id) => names[id]!));
     commitRecency.push(recency);
     for (const term of commit.terms) commitFrequency.set(term, (commitFrequency.get(term) ?? 0) + 1);
     const weight = files.length > 0 ? recency / Math.sqrt(files.length) : 0;
@@ -109,9 +139,14 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
       list.push(i);
     }
     for (const file of files) {
-      changes.set(file, (changes.get(file) ?? 0) + 1);
-      if (!daysSinceChange.has(file)) daysSinceChange.set(file, days);
-      vocabularyLength.set(file, (vocabularyLength.get(file) ?? 0) + weight * commit.terms.length);
+      if (changeCount[file] === undefined) {
+        met.push(file);
+        changeCount[file] = 0;
+        days0[file] = days;
+        lengthOf[file] = 0;
+      }
+      changeCount[file]!++;
+      lengthOf[file]! += weight * commit.terms.length;
     }
     if (files.length < 2 || files.length > MAX_COCHANGE_FILES) return;
     for (const a of files) {
@@ -120,11 +155,23 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
       list.push(i);
     }
   });
+  const changes = new Map<string, number>();
+  const daysSinceChange = new Map<string, number>();
+  const vocabularyLength = new Map<string, number>();
+  let total = 0;
+  for (const file of met) {
+    const path = names[file]!;
+    changes.set(path, changeCount[file]!);
+    daysSinceChange.set(path, days0[file]!);
+    vocabularyLength.set(path, lengthOf[file]!);
+    total += lengthOf[file]!;
+  }
   const rows = new Map<string, Map<string, number>>();
   const rowOf = (file: string): Map<string, number> | undefined => {
     let row = rows.get(file);
     if (row) return row;
-    const commits = pairCommits.get(file);
+    const id = ids.get(file);
+    const commits = id === undefined || !present[id] ? undefined : pairCommits.get(id);
     if (!commits) return undefined;
     // each partner's weight summed in commit order, newest first, as the pairs of every commit would add up
     const sums = new Map<string, number>();
@@ -140,12 +187,10 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
   const cochange: CochangeRows = {
     get: rowOf,
     *[Symbol.iterator]() {
-      for (const file of pairCommits.keys()) yield [file, rowOf(file) as Map<string, number>];
+      for (const file of pairCommits.keys()) yield [names[file]!, rowOf(names[file]!) as Map<string, number>];
     },
   };
-  const cochangeMax = { get: (file: string) => (pairCommits.has(file) ? Math.max(0, rowOf(file)?.values().next().value ?? 0) : undefined) };
-  let total = 0;
-  for (const length of vocabularyLength.values()) total += length;
+  const cochangeMax = { get: (file: string) => (rowOf(file) ? Math.max(0, rowOf(file)?.values().next().value ?? 0) : undefined) };
   return {
     termCommits,
     commitWeight,
