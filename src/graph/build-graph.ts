@@ -23,7 +23,7 @@ import { byCodeUnit } from "../util/sort.js";
 import { assembleGraphWithReads } from "./assemble-graph.js";
 import { assembleOrUpdate, keyOfGraph, type GraphStage } from "./assemble-or-update.js";
 import type { CacheStats, CodeGraph, CompactGraph, EdgeKind, Graph, GraphStats } from "./code-graph.js";
-import type { IndexMemory } from "./index-memory.js";
+import { rememberedPostings, type IndexMemory } from "./index-memory.js";
 import { openIndexSession } from "./index-session.js";
 import { chooseParseWorkers, parseChanged, PARALLEL_MIN_FILES } from "./parse-changed.js";
 import { resolveImports } from "./resolve-imports.js";
@@ -148,15 +148,14 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
   // the term postings, on first use: the last build's when the facts are its facts; else the last build's updated
   // with the facts of the files whose content changed or that are new (rollup, one file edited: ~0.6 s of every
   // file's vocabulary not read); else built from every file's facts
-  let postings: TermPostings | undefined;
-  const postingsOf = (): TermPostings => {
-    if (postings) return postings;
+  // (one memo, which the index memory keeps too: once made, the build it was made from is let go)
+  const postingsMemo = rememberedPostings((): TermPostings => {
     const last = session.previousPostings();
-    if (last && !changed && last.paths.length === parsedFiles.length) return (postings = last);
+    if (last && !changed && last.paths.length === parsedFiles.length) return last;
     const isFresh = (path: string) => !Object.hasOwn(session.previous, path) || session.previous[path]?.hash !== entries.get(path)?.hash;
-    postings = (last && updateTermPostings(last, parsedFiles, isFresh)) ?? buildTermPostings(parsedFiles);
-    return postings;
-  };
+    return (last && updateTermPostings(last, parsedFiles, isFresh)) ?? buildTermPostings(parsedFiles);
+  });
+  const postingsOf = () => postingsMemo.get();
   const commit = await session.commit({
     changed,
     graphCounts: counts,
@@ -166,7 +165,7 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     graph: built.graph,
     ...(built.assembled ? { assembled: built.assembled } : {}),
     ...(previousGraph ? { previousGraph } : {}),
-    postings: postingsOf,
+    postings: postingsMemo,
     sections: () => ({ postings: encodeTermPostings(postingsOf()), relations: storedRelations ?? encodeFileRelations(built.graph.compact) }),
   });
 

@@ -24,7 +24,7 @@ import {
 } from "../store/index.js";
 import type { Diagnostic, ScanOptions, ScanResult } from "../types.js";
 import type { AssembledGraph } from "./assemble-graph.js";
-import { indexWriteWarning, recallIndex, rememberedPostings, type IndexMemory, type RememberedGraph, type RememberedIndex } from "./index-memory.js";
+import { indexWriteWarning, recallIndex, type IndexMemory, type RememberedGraph, type RememberedIndex, type RememberedPostings } from "./index-memory.js";
 import type { CompactGraph } from "./code-graph.js";
 import { holdsTogether, isCompactGraph, lazyGraph, type LazyGraph } from "./serialize-graph.js";
 import { decodeTermPostings, type TermPostings } from "./term-postings.js";
@@ -67,8 +67,8 @@ export interface NewIndexState {
   /** The graph assembled or updated by this build (undefined: the previous one reused). */
   assembled?: AssembledGraph;
   previousGraph?: PreviousGraph;
-  /** The term postings of the new facts, made on the first call (the next build in memory updates them). */
-  postings?: () => TermPostings;
+  /** The term postings of the new facts, made when first asked (the next build in memory updates them). */
+  postings?: RememberedPostings;
   /** The sections to store beside the facts, made when the index is written (not before: a resident process writes later, or never). */
   sections?: () => StoredSections;
 }
@@ -276,7 +276,9 @@ function diskSession(
           store,
           graph: remembered,
           scan: { key: scanKey, result: scanned!.result, configNames: scanned?.configNames },
-          ...(state.postings ? { postings: rememberedPostings(state.postings) } : {}),
+          // the same facts keep the same postings: the remembered ones go on (a new memo would hold this build, and
+          // through it the last, in a chain as long as the process's unchanged builds)
+          ...(!changed && recalled?.postings ? { postings: recalled.postings } : state.postings ? { postings: state.postings } : {}),
         };
         // a write left over from a build nobody flushed is superseded: this one holds every change since
         if (changed) memory.pendingWrite = write;
