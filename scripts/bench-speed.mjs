@@ -445,8 +445,9 @@ async function measureHistory(options) {
       const summary = JSON.parse(lastLine(run.stdout));
       runs[mode].push({ wallSeconds: run.seconds, rssMb: run.rssMb, history: summary.history });
       if (mode === "with") {
-        const size = (name) => (fs.existsSync(path.join(cacheDir, name)) ? fs.statSync(path.join(cacheDir, name)).size : 0);
-        sizes = { index: size("index.json") + size("graph.json"), history: size("history.json") };
+        // the store is every file of the folder (index.json, facts.bin, graph.json…): the history's share is history.json's bytes against the rest
+        const files = fs.readdirSync(cacheDir).map((name) => ({ name, size: fs.statSync(path.join(cacheDir, name)).size }));
+        sizes = { index: files.filter((f) => f.name !== "history.json").reduce((sum, f) => sum + f.size, 0), history: files.find((f) => f.name === "history.json")?.size ?? 0 };
       }
     }
   }

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { buildGraph, readCochangeEdges, renderGraphDot, renderGraphJson, UsageError } from "../index.js";
+import { buildGraph, cochangeEdges, fileHistory, refreshHistory, renderGraphDot, renderGraphJson, UsageError } from "../index.js";
+import { readHistoryBesideBuild } from "../faces.js";
 import { EXIT_OK, integerOption, type CliIo } from "./cli-io.js";
 import type { CliValues } from "./options.js";
 import { withConfig } from "./config-options.js";
@@ -33,11 +34,18 @@ export async function runGraphCommand(values: CliValues, extra: string[], io: Cl
     ...(values["no-history"] ? { history: false } : {}),
   });
   const cache = graphCacheOptions(values, io, rootArg);
-  const codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, alsoInclude, ...cache.options }).finally(cache.finish);
-  if (!values.quiet) reportDiagnostics(withoutNoFilesWarning(codeGraph.diagnostics), io);
-  const empty = noSourceFilesError(codeGraph.files.size, root, include, values.include !== undefined ? "--include" : "the config's include");
-  if (empty) throw empty;
-  const cochange = history === false ? [] : await readCochangeEdges(codeGraph.root, (path) => codeGraph.files.has(path), cache.options.cacheDir !== undefined ? { cacheDir: cache.options.cacheDir } : {});
+  // the history read beside the build (git on the other core while the scan and parse run), as `index` reads it
+  const { built: codeGraph, history: refreshed } = await readHistoryBesideBuild(
+    async () => {
+      const codeGraph = await buildGraph(root, { maxFileBytes, include, exclude, alsoInclude, ...cache.options }).finally(cache.finish);
+      if (!values.quiet) reportDiagnostics(withoutNoFilesWarning(codeGraph.diagnostics), io);
+      const empty = noSourceFilesError(codeGraph.files.size, root, include, values.include !== undefined ? "--include" : "the config's include");
+      if (empty) throw empty;
+      return codeGraph;
+    },
+    (graphBuilt) => (history === false ? Promise.resolve(undefined) : refreshHistory(root, { graphBuilt, ...(cache.options.cacheDir !== undefined ? { cacheDir: cache.options.cacheDir } : {}) })),
+  );
+  const cochange = refreshed ? cochangeEdges(fileHistory(refreshed.history, (path) => codeGraph.files.has(path))) : [];
   io.stdout(format === "dot" ? renderGraphDot(codeGraph, cochange) : renderGraphJson(codeGraph, root, cochange));
   return EXIT_OK;
 }

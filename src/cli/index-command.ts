@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { buildGraph, GraphRetrieveError, refreshHistory, UsageError } from "../index.js";
+import { readHistoryBesideBuild } from "../faces.js";
 import { noSourceFilesError, withoutNoFilesWarning } from "./no-source-files.js";
 import { withConfig } from "./config-options.js";
 import { graphCacheOptions } from "./cache-options.js";
@@ -34,10 +35,8 @@ export async function runIndexCommand(values: CliValues, extra: string[], io: Cl
   const progress = graphCacheOptions(values, io, rootArg);
   const cacheDir = progress.options.cacheDir;
   // the history index beside the graph's, unless switched off: read while the graph is built, written after it
-  let settle: (built: boolean) => void = () => undefined;
-  const graphBuilt = new Promise<boolean>((resolve) => (settle = resolve));
-  const reading = history === false ? undefined : refreshHistory(root, { graphBuilt, ...(cacheDir !== undefined ? { cacheDir } : {}), ...(maxCommits !== undefined ? { maxCommits } : {}) });
-  reading?.catch(() => undefined); // awaited once the graph is indexed; a build that fails first must not leave it unhandled
+  const readHistory = (graphBuilt: Promise<boolean>) =>
+    history === false ? Promise.resolve(undefined) : refreshHistory(root, { graphBuilt, ...(cacheDir !== undefined ? { cacheDir } : {}), ...(maxCommits !== undefined ? { maxCommits } : {}) });
   const indexGraph = async () => {
     let codeGraph;
     try {
@@ -53,12 +52,7 @@ export async function runIndexCommand(values: CliValues, extra: string[], io: Cl
     if (writeError !== undefined) throw new GraphRetrieveError("io", `graph-retrieve index: nothing was indexed: ${writeError.replace(/^store: /, "").replace(", or pass --no-cache)", ", or pass --cache-dir DIR)")}`);
     return codeGraph;
   };
-  const codeGraph = await indexGraph().catch((error: unknown) => {
-    settle(false);
-    throw error;
-  });
-  settle(true);
-  const refreshed = await reading;
+  const { built: codeGraph, history: refreshed } = await readHistoryBesideBuild(indexGraph, readHistory);
   const cache = codeGraph.cache;
   const summary = {
     files: codeGraph.stats.files,

@@ -7,6 +7,7 @@ import { UsageError } from "../errors.js";
 import { buildGraph } from "../graph/build-graph.js";
 import { sourceReader } from "../graph/read-source.js";
 import type { IndexMemory } from "../graph/index-memory.js";
+import { readHistoryBesideBuild } from "../history/beside-build.js";
 import { refreshHistory, type HistoryIndex, type HistoryRead } from "../history/history-index.js";
 import type { CodeGraph } from "../graph/code-graph.js";
 import type { RetrievalResult } from "../types.js";
@@ -74,24 +75,19 @@ export async function createRetriever(options: RetrieveOptions = {}): Promise<Re
   const displayRoot = options.root ?? ".";
   const root = resolvePath(displayRoot);
   // the history is read beside the build (git on the other core while the scan and parse run)
-  let settle: (built: boolean) => void = () => undefined;
-  const graphBuilt = new Promise<boolean>((resolve) => (settle = resolve));
-  const reading = historyFor(root, options, graphBuilt);
-  reading.catch(() => undefined); // awaited below, after the build; a build that fails first must not leave it unhandled
-  const codeGraph = await buildGraph(root, {
-    include: options.include,
-    exclude: options.exclude,
-    alsoInclude: options.alsoInclude,
-    maxFileBytes: options.maxFileBytes,
-    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
-    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
-    ...(options.memory !== undefined ? { memory: options.memory } : {}),
-  }).catch((error: unknown) => {
-    settle(false);
-    throw error;
-  });
-  settle(true);
-  const history = await reading;
+  const { built: codeGraph, history } = await readHistoryBesideBuild(
+    () =>
+      buildGraph(root, {
+        include: options.include,
+        exclude: options.exclude,
+        alsoInclude: options.alsoInclude,
+        maxFileBytes: options.maxFileBytes,
+        ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+        ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+        ...(options.memory !== undefined ? { memory: options.memory } : {}),
+      }),
+    (graphBuilt) => historyFor(root, options, graphBuilt),
+  );
   const context = createRetrievalContext(codeGraph, history?.index);
   return {
     codeGraph,

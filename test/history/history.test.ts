@@ -11,7 +11,8 @@ import { currentPaths, fileHistory, vocabularyOf } from "../../src/history/file-
 import { parseGitLog } from "../../src/history/git-history.js";
 import { HISTORY_FILE, refreshHistory } from "../../src/history/history-index.js";
 import { messageTerms } from "../../src/history/message-terms.js";
-import { cochangeEdges, createRetriever, retrieve } from "../../src/index.js";
+import { cochangeEdges, createRetriever, retrieve, type GraphJson } from "../../src/index.js";
+import { runCliInProcess } from "../support/run-cli.js";
 
 const scratch: string[] = [];
 afterAll(() => {
@@ -256,6 +257,22 @@ describe("history in a retrieval", () => {
     git(root, "checkout", "-q", "main");
     const after = await retrieve("restore scroll", { root, history: true });
     expect(after.files.map((f) => [f.path, f.relevance])).toEqual(before.files.map((f) => [f.path, f.relevance]));
+  });
+
+  it("graph prints the co-change edges of the history read beside its build, none with --no-history", async () => {
+    const root = routerRepo();
+    const cacheDir = join(root, "..", `${root.split("/").pop()}-cache`);
+    scratch.push(cacheDir);
+    const graph = async (...args: string[]) => {
+      const run = await runCliInProcess(["graph", "--root", root, "--cache-dir", cacheDir, "--format", "json", "-q", ...args]);
+      expect(run.code).toBe(0);
+      return (JSON.parse(run.stdout) as GraphJson).edges.filter((e) => e.kind === "cochange").map((e) => `${e.source}~${e.target}`);
+    };
+    expect(await graph()).toEqual(["src/history.ts~src/router.ts"]);
+    // written beside the graph's index, and kept by the next run
+    expect(existsSync(join(cacheDir, HISTORY_FILE))).toBe(true);
+    expect(await graph()).toEqual(["src/history.ts~src/router.ts"]);
+    expect(await graph("--no-history")).toEqual([]);
   });
 
   it("--no-history on the command line reads none", () => {
