@@ -80,6 +80,20 @@ function affectedFiles(
   return { affected, changed: new Set([...changed].map((index) => sorted[index] as string)) };
 }
 
+/**
+ * Whether, by `reads`, no file of `affected` is one of `cycleFiles` (indexes
+ * in path order) or reads one: then its lookups never met a cut cycle.
+ */
+function clearOfCutsFn(parsedFiles: readonly ParsedFile[], affected: ReadonlySet<string>, cycleFiles: readonly number[]): (reads: ReadonlyArray<readonly number[]>) => boolean {
+  if (cycleFiles.length === 0) return () => true;
+  const cut = new Set(cycleFiles);
+  const recomputed = parsedFiles
+    .map((f) => f.path)
+    .sort(byCodeUnit)
+    .flatMap((path, i) => (affected.has(path) ? [i] : []));
+  return (reads) => recomputed.every((i) => !cut.has(i) && !(reads[i] ?? []).some((j) => cut.has(j)));
+}
+
 /** What the assembled graph is a function of: each file's content hash and import targets, in path order. */
 export function keyOfGraph(parsedFiles: readonly ParsedFile[], entries: ReadonlyMap<string, StoredFile>): string {
   const parts: string[] = [];
@@ -120,15 +134,13 @@ export function assembleOrUpdate(
   if (previousGraph?.reads && cycleFiles && hasSameFiles(previous, parsedFiles)) {
     const reads = previousGraph.reads;
     const { affected, changed } = affectedFiles(parsedFiles, entries, previous, reads);
-    const cut = new Set(cycleFiles);
-    const paths = cut.size > 0 ? parsedFiles.map((f) => f.path).sort(byCodeUnit) : [];
-    // with cycles cut somewhere, the update holds when no recomputed file is on a cut's way or read one before
-    const clear = (i: number, list: readonly number[] | undefined) => !cut.has(i) && !(list ?? []).some((j) => cut.has(j));
-    if (cut.size === 0 || paths.every((path, i) => !affected.has(path) || clear(i, reads[i]))) {
+    // with cycles cut somewhere, the update holds when no recomputed file is on a cut's way, or read one before or now
+    const clearOfCuts = clearOfCutsFn(parsedFiles, affected, cycleFiles);
+    if (clearOfCuts(reads)) {
       const update = assembleGraphWithReads(parsedFiles, targets, { graph: previousGraph.lazy.compact, reads, affected, changed });
       // a re-export cycle among the recomputed files, or a file recomputed that now reads one on a cut's way:
       // which lookup runs first matters, assemble in full
-      if (update && update.cyclesCut === 0 && (cut.size === 0 || paths.every((path, i) => !affected.has(path) || clear(i, update.reads[i])))) {
+      if (update && update.cyclesCut === 0 && clearOfCuts(update.reads)) {
         update.cyclesCut = previousGraph.cyclesCut ?? 0;
         update.cycleFiles = [...cycleFiles];
         return { graph: update.lazy, assembled: update, updated: affected.size };

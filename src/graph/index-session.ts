@@ -212,12 +212,11 @@ function diskSession(
       // the config files of each folder the walk reads: the resolution fingerprint needs them, and reading
       // the folders again cost date-fns (200 folders) ~12 ms of each warm run
       const configNames = new Map<string, string[]>();
-      const knownKey = loaded.store.ignoreKey;
       const result = await scanFiles(root, options, {
         onFolder: (path, entries) => void configNames.set(path, configFileNames(entries)),
         known: (path) => (Object.hasOwn(previous, path) ? previous[path] : undefined),
         ignoreKey: {
-          ...(knownKey !== undefined ? { known: knownKey, knownFolders: foldersHolding(Object.keys(previous)) } : {}),
+          ...(loaded.store.ignoreKey !== undefined ? { known: loaded.store.ignoreKey, knownFolders: foldersHolding(Object.keys(previous)) } : {}),
           found: (key) => void (ignoreKey = key),
         },
         ...(hooks?.onCandidates ? { onCandidates: hooks.onCandidates } : {}),

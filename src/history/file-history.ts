@@ -62,28 +62,16 @@ export interface CochangeRows extends Iterable<[string, ReadonlyMap<string, numb
 
 /** Each commit's files as they are called now, newest commit first (renames followed back in time). */
 export function currentPaths(history: HistoryIndex): string[][] {
-  const alias = new Map<string, string>();
-  const out: string[][] = [];
-  for (const commit of history.commits) {
-    const files = new Set<string>();
-    for (const path of commit.paths) files.add(alias.get(path) ?? path);
-    for (const [from, to] of commit.renames) alias.set(from, alias.get(to) ?? to);
-    out.push([...files]);
-  }
-  return out;
+  const { names, commits } = currentPathIds(history);
+  return commits.map((ids) => ids.map((id) => names[id]!));
 }
 
 /**
- * @param exists which paths are files of the codebase now
- *
- * @example
- * const evidence = fileHistory(history, (p) => codeGraph.files.has(p));
- * evidence.cochange.get("src/router.ts"); // Map { "src/history.ts" => 2.4, … }
+ * {@link currentPaths} by number: every path the commits name, numbered
+ * once, and each commit's files as numbers of the names they have now, each
+ * once, in the order the commit names them.
  */
-export function fileHistory(history: HistoryIndex, exists: (path: string) => boolean): FileHistory {
-  const headTime = history.commits[0]?.time ?? 0;
-  // every path the commits name, numbered once: the pass below looks up numbers, not the strings of every commit
-  // (rollup, 62,977 paths in 4,267 commits: ~0.1 s of string maps a warm query)
+function currentPathIds(history: HistoryIndex): { ids: Map<string, number>; names: string[]; commits: number[][] } {
   const ids = new Map<string, number>();
   const names: string[] = [];
   const idOf = (path: string): number => {
@@ -95,8 +83,38 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
     return id;
   };
   const alias = new Map<number, number>();
-  const present: Array<boolean | undefined> = [];
   const stamp: number[] = [];
+  const commits = history.commits.map((commit, i) => {
+    const files: number[] = [];
+    for (const path of commit.paths) {
+      const raw = idOf(path);
+      const now = alias.get(raw) ?? raw;
+      if (stamp[now] === i + 1) continue;
+      stamp[now] = i + 1;
+      files.push(now);
+    }
+    for (const [from, to] of commit.renames) {
+      const target = idOf(to);
+      alias.set(idOf(from), alias.get(target) ?? target);
+    }
+    return files;
+  });
+  return { ids, names, commits };
+}
+
+/**
+ * @param exists which paths are files of the codebase now
+ *
+ * @example
+ * const evidence = fileHistory(history, (p) => codeGraph.files.has(p));
+ * evidence.cochange.get("src/router.ts"); // Map { "src/history.ts" => 2.4, … }
+ */
+export function fileHistory(history: HistoryIndex, exists: (path: string) => boolean): FileHistory {
+  const headTime = history.commits[0]?.time ?? 0;
+  // the pass below counts by path number, not by the strings of every commit (rollup, 62,977 paths in 4,267
+  // commits: ~0.1 s of string maps a warm query)
+  const { ids, names, commits: pathIds } = currentPathIds(history);
+  const present: Array<boolean | undefined> = [];
   // per file (by number): commits that changed it, days since the newest, vocabulary length; in the order first met
   const changeCount: number[] = [];
   const days0: number[] = [];
@@ -110,21 +128,8 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
   const commitRecency: number[] = [];
   const commitFrequency = new Map<string, number>();
   history.commits.forEach((commit, i) => {
-    // the commit's files as they are called now (renames followed back in time), each once, those that exist
-    const files: number[] = [];
-    for (const path of commit.paths) {
-      const raw = idOf(path);
-      const now = alias.get(raw) ?? raw;
-      if (stamp[now] === i + 1) continue;
-      stamp[now] = i + 1;
-      let isFile = present[now];
-      if (isFile === undefined) present[now] = isFile = exists(names[now]!);
-      if (isFile) files.push(now);
-    }
-    for (const [from, to] of commit.renames) {
-      const target = idOf(to);
-      alias.set(idOf(from), alias.get(target) ?? target);
-    }
+    // the commit's files as they are called now that exist
+    const files = pathIds[i]!.filter((id) => (present[id] ??= exists(names[id]!)));
     const days = Math.max(0, (headTime - commit.time) / 86400);
     const recency = 0.5 ** (days / HALF_LIFE_DAYS);
     commitFiles.push(files.map((id) => names[id]!));
@@ -190,7 +195,12 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
       for (const file of pairCommits.keys()) yield [names[file]!, rowOf(names[file]!) as Map<string, number>];
     },
   };
-  const cochangeMax = { get: (file: string) => (rowOf(file) ? Math.max(0, rowOf(file)?.values().next().value ?? 0) : undefined) };
+  const cochangeMax = {
+    get(file: string) {
+      const row = rowOf(file);
+      return row ? Math.max(0, row.values().next().value ?? 0) : undefined;
+    },
+  };
   return {
     termCommits,
     commitWeight,

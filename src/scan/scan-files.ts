@@ -30,7 +30,6 @@
  * });
  * files[0]; // { path: "src/index.ts", absPath: "/home/me/my-app/src/index.ts", size: 812, … }
  */
-import { createHash } from "node:crypto";
 import { lstatSync, type Dirent, type Stats } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
@@ -41,6 +40,7 @@ import { isExcludedDirName, isExcludedFileName, isReopenableDirName, looksLikeBu
 import { BINARY_CHECK_BYTES, type FileHead, generatedMarkerOfHead, isBinaryHead, readFileHeadSync } from "./file-head.js";
 import { createIgnoreLevel, type IgnoreLevel, isIgnored } from "./gitignore-rules.js";
 import { createPathFilter, type PathFilter } from "./path-filter.js";
+import { hashContent } from "../util/content-hash.js";
 import {
   errorCodeOf,
   skippedBinary,
@@ -161,7 +161,7 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
 function keyOfIgnoreTexts(texts: readonly string[]): string {
   const pairs: string[] = [];
   for (let i = 0; i < texts.length; i += 2) pairs.push(`${texts[i]}\u0000${texts[i + 1]}`);
-  return createHash("sha1").update(pairs.sort(compareStrings).join("\u0001")).digest("hex");
+  return hashContent(pairs.sort(compareStrings).join("\u0001"));
 }
 
 /**
