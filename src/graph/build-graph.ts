@@ -18,12 +18,12 @@
  * something must be parsed or resolved, so a warm run never pays for them.
  */
 import { prestartParseWorkers, releasePrestartedWorkers } from "../parse/parse-files.js";
-import type { Diagnostic, ScanOptions } from "../types.js";
+import type { Diagnostic, ParsedFile, ScanOptions } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { assembleGraphWithReads } from "./assemble-graph.js";
 import { assembleOrUpdate, keyOfGraph, type GraphStage } from "./assemble-or-update.js";
 import type { CacheStats, CodeGraph, CompactGraph, EdgeKind, Graph, GraphStats } from "./code-graph.js";
-import { rememberedPostings, type IndexMemory } from "./index-memory.js";
+import { rememberedPostings, type IndexMemory, type RememberedPostings } from "./index-memory.js";
 import { openIndexSession } from "./index-session.js";
 import { chooseParseWorkers, parseChanged, PARALLEL_MIN_FILES } from "./parse-changed.js";
 import { resolveImports } from "./resolve-imports.js";
@@ -210,7 +210,26 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     ...(commit.warning ? { writeError: commit.warning.message } : {}),
     workers: parsed.workers,
   };
-  const graph = built.graph;
+  return codeGraphOf({ root: scan.result.root, graph: built.graph, storedRelations, postings: postingsMemo, files: parsedFiles, diagnostics, stats, cache });
+}
+
+/**
+ * The build's result, made apart from the build: its getters close over
+ * what they read and nothing else of the build (a closure in the build's
+ * scope would keep the whole scope, and with it the index session and the
+ * graph before this one).
+ */
+function codeGraphOf(made: {
+  root: string;
+  graph: LazyGraph;
+  storedRelations: Uint8Array | undefined;
+  postings: RememberedPostings;
+  files: readonly ParsedFile[];
+  diagnostics: Diagnostic[];
+  stats: GraphStats;
+  cache: CacheStats;
+}): CodeGraph {
+  const { graph, storedRelations, postings } = made;
   const relationsOf = (): FileRelations => {
     let relations = relationsByGraph.get(graph);
     if (!relations) {
@@ -219,8 +238,8 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     }
     return relations;
   };
-  const result: CodeGraph = {
-    root: scan.result.root,
+  return {
+    root: made.root,
     get compact(): CompactGraph {
       return graph.compact;
     },
@@ -230,15 +249,14 @@ async function buildGraphNow(root: string, options: BuildGraphOptions): Promise<
     get graph(): Graph {
       return graph.graph();
     },
-    files: new Map(parsedFiles.map((f) => [f.path, f])),
+    files: new Map(made.files.map((f) => [f.path, f])),
     get postings(): TermPostings {
-      return postingsOf();
+      return postings.get();
     },
-    diagnostics,
-    stats,
-    cache,
+    diagnostics: made.diagnostics,
+    stats: made.stats,
+    cache: made.cache,
   };
-  return result;
 }
 
 /**

@@ -43,11 +43,7 @@ export function createRetrievalContext(codeGraph: CodeGraph, history?: HistoryIn
   const key = `${history.head}\u0000${history.commits.length}`;
   let evidence = historyFor.get(relations);
   if (evidence?.key !== key) {
-    // the files, not the graph: the evidence lives as long as the relations it is kept by, and a graph holds the
-    // build it came from, which holds the graph before it (a daemon with history kept every build it made: uni-app,
-    // ~33 MB a build)
-    const files = codeGraph.files;
-    evidence = { key, history: fileHistory(history, (path) => files.has(path)) };
+    evidence = { key, history: fileHistory(history, (path) => codeGraph.files.has(path)) };
     historyFor.set(relations, evidence);
   }
   return { codeGraph, ...built, history: evidence.history };

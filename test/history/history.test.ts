@@ -12,6 +12,7 @@ import { parseGitLog } from "../../src/history/git-history.js";
 import { HISTORY_FILE, refreshHistory } from "../../src/history/history-index.js";
 import { messageTerms } from "../../src/history/message-terms.js";
 import { cochangeEdges, createRetriever, retrieve, type GraphJson } from "../../src/index.js";
+import { GIT_ENV, git } from "../support/git.js";
 import { runCliInProcess } from "../support/run-cli.js";
 
 const scratch: string[] = [];
@@ -19,11 +20,6 @@ afterAll(() => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8" });
-}
 
 /** A repository; each commit writes the given files (path → text) with the message, a day apart. */
 function makeRepo(commits: Array<{ message: string; files: Record<string, string>; rename?: [string, string] }>): string {

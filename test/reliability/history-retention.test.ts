@@ -1,12 +1,12 @@
 /**
  * A resident process with history (the daemon, the MCP server) keeps the
  * latest builds, not every build it made. Each retrieval's history evidence
- * is kept by the graph's relations; were it to hold the code graph itself,
- * each graph would hold the build before it, and that build the one before,
- * in a chain as long as the process's edits (a graph of uni-app's ~1,700
- * files was ~33 MB a build).
+ * is kept by the graph's relations and reads the code graph's files; were
+ * the code graph to hold its build (the index session, and through it the
+ * graph before), each graph would hold the one before it, in a chain as
+ * long as the process's edits (a graph of uni-app's ~1,700 files was ~33 MB
+ * a build).
  */
-import { execFileSync } from "node:child_process";
 import { appendFileSync, cpSync } from "node:fs";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
@@ -14,12 +14,11 @@ import { runInNewContext } from "node:vm";
 import { afterAll, describe, expect, it } from "vitest";
 import { createIndexMemory, createRetriever } from "../../src/index.js";
 import { fixtureRoot } from "../support/fixtures.js";
+import { git } from "../support/git.js";
 import { makeTempDir } from "../store/helpers.js";
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
-const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8" });
 
 const tmp = makeTempDir("gr-retention-");
 afterAll(() => tmp.cleanup());
