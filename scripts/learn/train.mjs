@@ -22,10 +22,14 @@
 // model --no-history is compared with), into models-no-history/; no
 // shipped model is written. --models DIR writes the fold models elsewhere;
 // --objective lambdarank trains on LambdaRank gradients instead of the
-// logistic loss (the calibration maps are fit the same way).
+// logistic loss (the calibration maps are fit the same way). --task-share X
+// trains each model on that share of its training tasks (chosen by a hash of
+// the task id, so the same tasks each run) and validates on every task of
+// the held-out fold: a learning curve, to see what more tasks would buy.
 //
-//   options: --data DIR  --out FILE  --trees N  --depth N  --rate X  --negatives X  --folds 0,1  --no-history  --no-final  --no-write  --quiet
+//   options: --data DIR  --out FILE  --trees N  --depth N  --rate X  --negatives X  --task-share X  --folds 0,1  --no-history  --no-final  --no-write  --quiet
 
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -53,6 +57,7 @@ function parseArgs(argv) {
     rate: 0.05,
     folds: FOLDS,
     negatives: 0.3,
+    taskShare: 1,
     objective: "logistic",
     history: true,
     write: true,
@@ -71,6 +76,11 @@ function parseArgs(argv) {
     else if (arg === "--depth") o.depth = Number(value());
     else if (arg === "--rate") o.rate = Number(value());
     else if (arg === "--negatives") o.negatives = Number(value());
+    else if (arg === "--task-share") {
+      const text = value();
+      o.taskShare = Number(text);
+      if (!(o.taskShare > 0 && o.taskShare <= 1)) fail(`--task-share takes a share in (0, 1], not ${text}`);
+    }
     else if (arg === "--objective") o.objective = value();
     else if (arg === "--models") o.models = path.resolve(value());
     else if (arg === "--folds") o.folds = value().split(",").map(Number);
@@ -79,7 +89,7 @@ function parseArgs(argv) {
     else if (arg === "--no-history") o.history = false;
     else if (arg === "--quiet") o.quiet = true;
     else if (arg === "-h" || arg === "--help") {
-      process.stdout.write("usage: npm run train [-- --data DIR] [--out FILE] [--trees N] [--depth N] [--rate X] [--folds 0,1] [--no-final] [--no-write] [--quiet]\n");
+      process.stdout.write("usage: npm run train [-- --data DIR] [--out FILE] [--trees N] [--depth N] [--rate X] [--negatives X] [--task-share X] [--folds 0,1] [--no-history] [--objective logistic|lambdarank] [--models DIR] [--no-final] [--no-write] [--quiet]\n");
       process.exit(0);
     } else fail(`unknown argument ${arg}`);
   }
@@ -163,7 +173,7 @@ async function main() {
   const data = o.history ? loaded : withoutHistory(loaded, HISTORY_FEATURES.map((f) => BASE_FEATURES.indexOf(f)));
   const models = o.models ?? path.join(o.data, o.history ? "models" : "models-no-history");
   const { F, n, X, y, tasks } = data;
-  say(`data: ${tasks.length} tasks, ${n} rows, ${F} features, ${data.corpora.length} corpora${o.history ? "" : ", without history"}`);
+  say(`data: ${tasks.length} tasks, ${n} rows, ${F} features, ${data.corpora.length} corpora${o.history ? "" : ", without history"}${o.taskShare < 1 ? `; each model trained on ${o.taskShare} of its training tasks` : ""}`);
   const params = { trees: o.trees, depth: o.depth, learningRate: o.rate, log: o.quiet ? null : (l) => process.stderr.write(`  ${l}\n`) };
   const F2 = F + RELATION_FEATURES.length;
 
@@ -182,6 +192,9 @@ async function main() {
     return X2;
   };
   const tasksOf = (folds) => tasks.filter((t) => folds.includes(t.fold));
+  // --task-share: the training tasks kept, by a hash of the id (validation keeps every task)
+  const inShare = (id) => createHash("sha256").update(id).digest().readUInt32BE(0) / 2 ** 32 < o.taskShare;
+  const trainingTasks = (folds) => tasksOf(folds).filter((t) => o.taskShare === 1 || inShare(t.id));
   // every gold row, and a seeded share of the rest weighted up by its inverse: the same expected loss, a third of the rows
   const train = (X_, F_, chosen) => {
     const rows = selectRows(data, chosen, F_, X_);
@@ -218,7 +231,7 @@ async function main() {
     const models = new Map();
     for (const k of folds) {
       const started = Date.now();
-      const model = train(X_, F_, tasksOf(folds.filter((j) => j !== k)));
+      const model = train(X_, F_, trainingTasks(folds.filter((j) => j !== k)));
       predictInto(model, X_, F_, tasksOf([k]), margins);
       models.set(k, model);
       say(`  fold ${k}: trained in ${((Date.now() - started) / 1000).toFixed(0)} s`);

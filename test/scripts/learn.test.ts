@@ -100,3 +100,14 @@ describe("the validation tables", () => {
     expect(ece).toBeCloseTo((1 / 3) * 0.05 + (2 / 3) * 0.35);
   });
 });
+
+describe("npm run train's options", () => {
+  it("refuse a task share outside (0, 1] in one line, before reading any data", async () => {
+    const { spawnSync } = await import("node:child_process");
+    for (const share of ["0", "1.5", "half"]) {
+      const run = spawnSync(process.execPath, ["scripts/learn/train.mjs", "--task-share", share, "--data", join(scratch, "none")], { encoding: "utf8" });
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim()).toBe(`train: --task-share takes a share in (0, 1], not ${share}`);
+    }
+  });
+});
