@@ -297,12 +297,13 @@ async function main() {
   if (o.final && o.write && o.history) {
     // the shipped model: both stages on all folds, calibrated on the out-of-fold answers
     const all = tasksOf(folds);
+    const trained = trainingTasks(folds);
     say("final model:");
-    const final1 = train(X, F, all);
-    const final2 = train(X2, F2, all);
+    const final1 = train(X, F, trained);
+    const final2 = train(X2, F2, trained);
     const cal1 = calibrate(all, first.margins, y);
     const cal2 = calibrate(all, second.margins, y);
-    writeModel(o.out, { BASE_FEATURES, RELATION_FEATURES, stage1: final1, cal1, stage2: final2, cal2, note: `trained on folds ${folds.join(", ")} (${all.length} tasks)` });
+    writeModel(o.out, { BASE_FEATURES, RELATION_FEATURES, stage1: final1, cal1, stage2: final2, cal2, note: `trained on folds ${folds.join(", ")} (${trained.length} tasks)` });
     say(`model: ${path.relative(PROJECT_ROOT, o.out)}`);
   }
 }
