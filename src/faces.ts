@@ -11,6 +11,6 @@ export { prepareIndexMemory } from "./graph/index-memory.js";
 export { preloadParser, stopParseWorkers } from "./parse/parse-files.js";
 export { claimStoreFolder, ForeignFolderError } from "./store/store-folder.js";
 export { closestWords } from "./util/edit-distance.js";
-export { isAssetImportDiagnostic } from "./resolve/index.js";
+export { isAssetImportDiagnostic } from "./resolve/unresolved-diagnostics.js";
 export { isAssetSpecifier } from "./resolve/asset-specifiers.js";
 export { readHistoryBesideBuild } from "./history/beside-build.js";

@@ -11,7 +11,7 @@
 import { posix } from "node:path";
 import { loadTypescript, type ts } from "./typescript.js";
 import type { Diagnostic, ImportKind, Resolution } from "../types.js";
-import { isAssetSpecifier } from "./asset-specifiers.js";
+import { formatUnresolvedDiagnostic } from "./unresolved-diagnostics.js";
 import { createConfigLoader, type ResolverConfig } from "./load-tsconfig.js";
 import type { QuickConfig } from "./quick-config.js";
 import { builtinNameOf, isRelativeSpecifier, packageNameOf, packageNameOfNodeModulesPath } from "./package-name.js";
@@ -320,42 +320,6 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
       return { ...counters, workspacePackages };
     },
   };
-}
-
-/**
- * The `unresolved` diagnostic for an import that leads nowhere.
- * @example
- * formatUnresolvedDiagnostic({ from: "src/a.ts", specifier: "./gone", external: false }, "no such file")
- * // { kind: "unresolved", path: "src/a.ts", message: 'cannot resolve "./gone" (no such file)' }
- */
-export function formatUnresolvedDiagnostic(resolution: Resolution, reason?: string): Diagnostic {
-  const why = reason ?? "check the path, the tsconfig paths and the package name";
-  return { kind: "unresolved", path: resolution.from, message: `cannot resolve "${resolution.specifier}" (${why})` };
-}
-
-/**
- * The specifier an `unresolved` diagnostic names (read back from the message
- * {@link formatUnresolvedDiagnostic} writes, so diagnostics kept in an older
- * index read the same); undefined for any other diagnostic.
- *
- * @example
- * unresolvedSpecifierOf({ kind: "unresolved", path: "src/a.ts", message: 'cannot resolve "./a.css" (no such file)' }); // "./a.css"
- */
-export function unresolvedSpecifierOf(diagnostic: Diagnostic): string | undefined {
-  if (diagnostic.kind !== "unresolved") return undefined;
-  return /^cannot resolve "(.*)" \(/.exec(diagnostic.message)?.[1];
-}
-
-/**
- * True for an `unresolved` diagnostic of an asset import (`./app.css`,
- * `./inter.woff2`, `./data.json`): expected, since the graph holds code only.
- *
- * @example
- * isAssetImportDiagnostic({ kind: "unresolved", path: "src/a.ts", message: 'cannot resolve "./a.css" (no such file)' }); // true
- */
-export function isAssetImportDiagnostic(diagnostic: Diagnostic): boolean {
-  const specifier = unresolvedSpecifierOf(diagnostic);
-  return specifier !== undefined && isAssetSpecifier(specifier);
 }
 
 /** Endings TypeScript tries, in its order, for a relative specifier by how it ends. */

@@ -11,5 +11,6 @@
  * const diagnostic = resolver.diagnose(resolver.resolve("src/main.ts", "./gone", "static"));
  * // diagnostic?.kind === "unresolved"
  */
-export { createResolver, formatUnresolvedDiagnostic, isAssetImportDiagnostic, unresolvedSpecifierOf, type Resolver, type ResolverStats } from "./create-resolver.js";
+export { createResolver, type Resolver, type ResolverStats } from "./create-resolver.js";
+export { formatUnresolvedDiagnostic, isAssetImportDiagnostic, unresolvedSpecifierOf } from "./unresolved-diagnostics.js";
 export { builtinNameOf, isRelativeSpecifier, packageNameOf } from "./package-name.js";

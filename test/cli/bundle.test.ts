@@ -5,7 +5,7 @@
  * word, so a broken worker bundle would only show as a slower index: here it
  * must answer jobs with the facts the library's own parse gives.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
@@ -43,6 +43,32 @@ describe("the bundled bin", () => {
     const relative = [...main.matchAll(/from "(\.[^"]+)"/g)].map((m) => m[1]);
     expect(relative.length).toBeGreaterThan(0);
     for (const specifier of relative) expect(specifier).toMatch(/\.chunk\.js$/);
+  });
+
+  it("every command's static imports leave out the resolver, its config parser and TypeScript, which only a build that resolves imports loads", () => {
+    // run-cli is what main.js loads for every command run here (not forwarded to a daemon); a warm query resolves
+    // nothing, and loading the resolver's chunk and jsonc-parser cost it ~20 ms of ~0.4 s on effect
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const visit = (chunk: string) => {
+      if (seen.has(chunk)) return;
+      seen.add(chunk);
+      const text = readFileSync(join(BIN_DIR, chunk), "utf8");
+      // static imports, with bindings or for their effects (never import(): a chunk loaded on demand)
+      for (const [, from, bare] of text.matchAll(/^import\s[^;]*?\bfrom\s+"([^"]+)"|^import\s+"([^"]+)"/gm)) {
+        const specifier = (from ?? bare)!;
+        if (specifier.startsWith("./")) visit(specifier.slice(2));
+        else packages.add(specifier);
+      }
+    };
+    visit("run-cli.chunk.js");
+    expect(seen.size).toBeGreaterThan(3);
+    // the resolver's chunk is the one that defines createResolver; the scan's glob matcher is reached statically
+    const resolverChunks = [...readdirSync(BIN_DIR)].filter((name) => name.endsWith(".chunk.js") && /\bfunction createResolver\(/.test(readFileSync(join(BIN_DIR, name), "utf8")));
+    expect(resolverChunks).toHaveLength(1);
+    expect(packages).toContain("picomatch");
+    expect([...seen]).not.toContain(resolverChunks[0]);
+    for (const name of ["jsonc-parser", "typescript", "ts-morph"]) expect([...packages]).not.toContain(name);
   });
 
   it("its parse worker gives the facts the library gives, on every file of a fixture", async () => {
