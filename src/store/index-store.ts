@@ -38,6 +38,7 @@ import { join } from "node:path";
 import type { Diagnostic, ParsedFile } from "../types.js";
 import { hashContent } from "../util/content-hash.js";
 import { headerMismatch, PARSER_CHANGED, type StoreHeader } from "./store-header.js";
+import { openFactsFile, type FactsBody } from "./facts-body.js";
 import { claimStoreFolder, hasOurTag, whoseFile } from "./store-folder.js";
 import { removeStaleTempFiles, writeFileAtomic } from "./write-atomic.js";
 
@@ -125,15 +126,20 @@ type HeavyKey = (typeof HEAVY_KEYS)[number];
 type HeavyFacts = Pick<ParsedFile, HeavyKey>;
 const HEAVY = new Set<string>(HEAVY_KEYS);
 
-/** The bytes a loaded file's heavy facts were read from, by the facts object made from them: written back unread. */
-const storedHeavy = new WeakMap<ParsedFile, Buffer>();
+/** Where a loaded file's heavy facts sit in facts.bin, by the facts object made from them: written back unread. */
+const storedHeavy = new WeakMap<ParsedFile, { body: FactsBody; at: number; length: number }>();
+
+function storedBytes(parsed: ParsedFile): Buffer | undefined {
+  const stored = storedHeavy.get(parsed);
+  return stored?.body.bytes(stored.at, stored.length);
+}
 /** A loaded file's heavy facts, once read. */
 const readHeavy = new WeakMap<ParsedFile, HeavyFacts>();
 
 function heavyOf(parsed: ParsedFile): HeavyFacts {
   let heavy = readHeavy.get(parsed);
   if (!heavy) {
-    heavy = JSON.parse((storedHeavy.get(parsed) as Buffer).toString("latin1")) as HeavyFacts;
+    heavy = JSON.parse((storedBytes(parsed) as Buffer).toString("latin1")) as HeavyFacts;
     readHeavy.set(parsed, heavy);
   }
   return heavy;
@@ -157,10 +163,10 @@ const HEAVY_GETTERS: PropertyDescriptorMap = Object.fromEntries(
   ]),
 );
 
-/** A file's facts whose heavy part is parsed from `bytes` on first read. */
-function lazyParsedFile(light: Omit<ParsedFile, HeavyKey>, bytes: Buffer): ParsedFile {
+/** A file's facts whose heavy part is read from the body's [at, at + length) and parsed on first use. */
+function lazyParsedFile(light: Omit<ParsedFile, HeavyKey>, body: FactsBody, at: number, length: number): ParsedFile {
   const parsed = Object.defineProperties(light, HEAVY_GETTERS) as ParsedFile;
-  storedHeavy.set(parsed, bytes);
+  storedHeavy.set(parsed, { body, at, length });
   return parsed;
 }
 
@@ -173,7 +179,7 @@ function lightOf(parsed: ParsedFile): Omit<ParsedFile, HeavyKey> {
 
 /** The heavy facts as stored: the bytes they were read from, or ASCII JSON. */
 function heavyBytesOf(parsed: ParsedFile): Buffer {
-  const stored = storedHeavy.get(parsed);
+  const stored = storedBytes(parsed);
   if (stored) return stored;
   const heavy: HeavyFacts = { definitions: parsed.definitions, exports: parsed.exports, references: parsed.references, vocabulary: parsed.vocabulary };
   return Buffer.from(toAsciiJson(heavy), "latin1");
@@ -246,7 +252,7 @@ export async function loadIndexStore(dir: string, expected: StoreHeader): Promis
   if (mismatch) return unusable(mismatch);
   const files = (json as { files?: unknown }).files;
   if (typeof files !== "object" || files === null || Array.isArray(files)) return unusable("it is damaged (no file table)");
-  const facts = await readFacts(dir, expected, (json as { facts?: unknown }).facts);
+  const facts = readFacts(dir, expected, (json as { facts?: unknown }).facts);
   if (typeof facts === "string") return unusable(facts);
   const loaded = withLazyFacts(files as Record<string, DiskFile>, facts.body);
   if (!loaded) return unusable("it is damaged (a file's facts are out of facts.bin)");
@@ -257,29 +263,28 @@ export async function loadIndexStore(dir: string, expected: StoreHeader): Promis
   return { store, found: true, sections: facts.sections };
 }
 
-/** facts.bin's body and sections when it is the one index.json names; else why not. */
-async function readFacts(dir: string, expected: StoreHeader, named: unknown): Promise<{ body: Buffer; sections: StoredSections } | string> {
+/** facts.bin's body (read on demand) and sections when it is the one index.json names; else why not. */
+function readFacts(dir: string, expected: StoreHeader, named: unknown): { body: FactsBody; sections: StoredSections } | string {
   const facts = named as Partial<DiskFacts> | undefined;
   if (typeof facts !== "object" || facts === null || typeof facts.key !== "string") return "it is damaged (no facts key)";
-  let bytes: Buffer;
+  let opened: ReturnType<typeof openFactsFile>;
   try {
-    bytes = await readFile(join(dir, FACTS_FILE));
+    opened = openFactsFile(join(dir, FACTS_FILE));
   } catch (error) {
     return `cannot read ${FACTS_FILE} (${(error as NodeJS.ErrnoException).code ?? "error"})`;
   }
-  const end = bytes.indexOf(10);
+  const { head: line, body } = opened;
   let head: { header?: unknown; key?: unknown };
   try {
-    head = JSON.parse(bytes.toString("latin1", 0, end < 0 ? bytes.length : end)) as typeof head;
+    head = JSON.parse(line ?? "") as typeof head;
   } catch {
     return `${FACTS_FILE} is damaged`;
   }
-  if (headerMismatch(head.header, expected) || head.key !== facts.key || end < 0) return `${FACTS_FILE} is not the one index.json names (written by another build)`;
-  const body = bytes.subarray(end + 1);
+  if (headerMismatch(head.header, expected) || head.key !== facts.key || line === undefined) return `${FACTS_FILE} is not the one index.json names (written by another build)`;
   const sections: StoredSections = {};
   for (const name of ["postings", "relations"] as const) {
     const at = facts[name];
-    if (inRange(at, body.length)) sections[name] = body.subarray(at[0], at[0] + at[1]);
+    if (inRange(at, body.length)) sections[name] = body.bytes(at[0], at[1]);
   }
   return { body, sections };
 }
@@ -289,13 +294,13 @@ function inRange(at: unknown, size: number): at is [number, number] {
 }
 
 /** The stored entries with their facts made whole (the heavy part read on first use); undefined when one points outside the body. */
-function withLazyFacts(files: Record<string, DiskFile>, body: Buffer): Record<string, StoredFile> | undefined {
+function withLazyFacts(files: Record<string, DiskFile>, body: FactsBody): Record<string, StoredFile> | undefined {
   const out: Record<string, StoredFile> = {};
   for (const [path, disk] of Object.entries(files)) {
     if (typeof disk !== "object" || disk === null || typeof disk.parsed !== "object" || disk.parsed === null || !inRange(disk.facts, body.length)) return undefined;
     const { facts } = disk;
     // built field by field, not with a rest spread: 12,724 of them on rollup
-    const entry: StoredFile = { size: disk.size, mtimeMs: disk.mtimeMs, hash: disk.hash, parsed: lazyParsedFile(disk.parsed, body.subarray(facts[0], facts[0] + facts[1])) };
+    const entry: StoredFile = { size: disk.size, mtimeMs: disk.mtimeMs, hash: disk.hash, parsed: lazyParsedFile(disk.parsed, body, facts[0], facts[1]) };
     if (disk.targets !== undefined) entry.targets = disk.targets;
     if (disk.unresolved !== undefined) entry.unresolved = disk.unresolved;
     out[path] = entry;
