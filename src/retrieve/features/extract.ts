@@ -9,7 +9,7 @@ import { DEFAULT_BM25F, type Bm25fParameters } from "../signals/bm25f.js";
 import { baseFeatures } from "./base-features.js";
 import { collectPool, poolEntry, type PoolFile, type PoolOptions } from "./candidate-pool.js";
 import { prepareTerms, type PreparedTerm } from "./lexical-features.js";
-import { poolGraphOf, type PoolGraph } from "./relation-features.js";
+import { growPoolGraph, poolGraphOf, type PoolGraph } from "./relation-features.js";
 import { searchTask, type SearchedTask, type TaskQueryOptions } from "./task-query.js";
 import { taskNamesOf, type TaskNames } from "./task-names.js";
 import { historyQueryOf, similarCommits } from "./history-features.js";
@@ -71,7 +71,8 @@ export function extractTaskFeatures(context: RetrievalContext, task: string, opt
 
 /**
  * The pool grown by files a later cycle reaches (REFINE's expansion), with
- * every row and the pool graph computed again over the whole pool.
+ * every row computed again over the whole pool (a row's ranks and shares
+ * are the pool's) and the pool graph grown by the added files.
  *
  * @example
  * const next = extendPool(context, features, [{ path: "src/lib/jwt.ts", via: "src/auth/tokens.ts" }]);
@@ -89,5 +90,6 @@ export function extendPool(context: RetrievalContext, features: TaskFeatures, ad
   if (added.length === 0) return features;
   const pool = [...features.pool, ...added];
   const rows = baseFeatures({ context, taskQuery: features.searched.taskQuery, pool, matching: features.matching, ...(features.poolOptions.similar ? { similar: features.poolOptions.similar } : {}) });
-  return { ...features, pool, rows, graph: poolGraphOf(context, pool.map((f) => f.path)) };
+  const graph = growPoolGraph(context, features.graph, features.pool.map((f) => f.path), added.map((f) => f.path));
+  return { ...features, pool, rows, graph };
 }

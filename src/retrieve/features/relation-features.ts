@@ -42,56 +42,38 @@ interface Around {
   list: string[];
   middle: boolean;
   far?: string[];
+  /** `far` as a set, once a grown pool asks (growPoolGraph). */
+  farSet?: Set<string>;
 }
 
 /** Each file's neighbours, listed once per graph's links (each cycle, and each query of a resident process, asks again). */
 const neighboursOf = new WeakMap<FileLinks, Map<string, Around>>();
 
-/**
- * @example
- * const graph = poolGraphOf(context, pool.map((f) => f.path));
- * graph.out[0]; // pool indices the first file imports
- */
-export function poolGraphOf(context: RetrievalContext, paths: readonly string[]): PoolGraph {
-  const indexOf = new Map(paths.map((p, i) => [p, i]));
-  const folders = new Map<string, number>();
-  const out: number[][] = [];
-  const inbound: number[][] = [];
-  const uses: Array<Array<[number, number]>> = [];
-  const twoHop: number[][] = [];
-  const folder: number[] = [];
-  const cochange: Array<Array<[number, number]>> = [];
-  // each file's neighbours (imports, then importers) and whether it is narrow enough to be a middle, listed once a
-  // graph (each cycle makes the pool graph again)
-  let neighbours = neighboursOf.get(context.links);
-  if (!neighbours) neighboursOf.set(context.links, (neighbours = new Map()));
-  const known = neighbours;
+/** What poolGraphOf lists of one pool file (its row of each of PoolGraph's lists but the folder). */
+interface PoolRow {
+  out: number[];
+  in: number[];
+  uses: Array<[number, number]>;
+  twoHop: number[];
+  cochange: Array<[number, number]>;
+}
+
+/** Each file's neighbours, its narrowness and (once asked) its two-hop files, listed once per graph's links. */
+function aroundOf(context: RetrievalContext): (path: string) => Around {
+  let known = neighboursOf.get(context.links);
+  if (!known) neighboursOf.set(context.links, (known = new Map()));
+  const neighbours = known;
   const around = (p: string): Around => {
-    let entry = known.get(p);
+    let entry = neighbours.get(p);
     if (!entry) {
       const outs = context.links.out.get(p);
       const ins = context.links.in.get(p);
       entry = { list: [...(outs?.keys() ?? []), ...(ins?.keys() ?? [])], middle: (outs?.size ?? 0) + (ins?.size ?? 0) <= MAX_MIDDLE_DEGREE };
-      known.set(p, entry);
+      neighbours.set(p, entry);
     }
     return entry;
   };
-  for (const path of paths) {
-    const o: number[] = [];
-    const n: number[] = [];
-    for (const target of context.links.out.get(path)?.keys() ?? []) {
-      const j = indexOf.get(target);
-      if (j !== undefined && target !== path) o.push(j);
-    }
-    for (const source of context.links.in.get(path)?.keys() ?? []) {
-      const j = indexOf.get(source);
-      if (j !== undefined && source !== path) n.push(j);
-    }
-    const counts = new Map<number, number>();
-    for (const use of context.uses.get(path) ?? []) {
-      const j = indexOf.get(use.file);
-      if (j !== undefined && use.file !== path) counts.set(j, (counts.get(j) ?? 0) + use.count);
-    }
+  return (path) => {
     const own = around(path);
     if (!own.far) {
       const far = new Set<string>();
@@ -101,30 +83,144 @@ export function poolGraphOf(context: RetrievalContext, paths: readonly string[])
       }
       own.far = [...far];
     }
-    const hops = new Set<number>();
-    for (const far of own.far) {
-      const j = indexOf.get(far);
-      if (j !== undefined) hops.add(j);
+    return own;
+  };
+}
+
+/** One pool file's ties to the pool's files (indices by `indexOf`), each list in index order. */
+function poolRowOf(context: RetrievalContext, path: string, indexOf: ReadonlyMap<string, number>, own: Around): PoolRow {
+  const o: number[] = [];
+  const n: number[] = [];
+  for (const target of context.links.out.get(path)?.keys() ?? []) {
+    const j = indexOf.get(target);
+    if (j !== undefined && target !== path) o.push(j);
+  }
+  for (const source of context.links.in.get(path)?.keys() ?? []) {
+    const j = indexOf.get(source);
+    if (j !== undefined && source !== path) n.push(j);
+  }
+  const counts = new Map<number, number>();
+  for (const use of context.uses.get(path) ?? []) {
+    const j = indexOf.get(use.file);
+    if (j !== undefined && use.file !== path) counts.set(j, (counts.get(j) ?? 0) + use.count);
+  }
+  const hops = new Set<number>();
+  for (const far of own.far ?? []) {
+    const j = indexOf.get(far);
+    if (j !== undefined) hops.add(j);
+  }
+  const partners: Array<[number, number]> = [];
+  const row = context.history?.cochange.get(path);
+  if (row) {
+    const max = context.history?.cochangeMax.get(path) ?? 0;
+    for (const [partner, w] of row) {
+      const j = indexOf.get(partner);
+      if (j !== undefined && partner !== path && max > 0) partners.push([j, cochangeShareOf(w, max)]);
     }
+  }
+  return {
+    out: o.sort((a, b) => a - b),
+    in: n.sort((a, b) => a - b),
+    uses: [...counts.entries()].sort((a, b) => a[0] - b[0]),
+    twoHop: [...hops].sort((a, b) => a - b).slice(0, MAX_TWO_HOP),
+    cochange: partners.sort((a, b) => a[0] - b[0]),
+  };
+}
+
+/** A co-change weight as a share of the file's heaviest partner, to 4 decimals. */
+function cochangeShareOf(weight: number, max: number): number {
+  return Math.round((weight / max) * 1e4) / 1e4;
+}
+
+/** Each path's folder as an id, numbered in the order the folders first appear. */
+function folderIds(paths: readonly string[]): number[] {
+  const folders = new Map<string, number>();
+  const folder: number[] = [];
+  for (const path of paths) {
     const f = folderOf(path);
     if (!folders.has(f)) folders.set(f, folders.size);
-    out.push(o.sort((a, b) => a - b));
-    inbound.push(n.sort((a, b) => a - b));
-    uses.push([...counts.entries()].sort((a, b) => a[0] - b[0]));
-    twoHop.push([...hops].sort((a, b) => a - b).slice(0, MAX_TWO_HOP));
     folder.push(folders.get(f)!);
-    const partners: Array<[number, number]> = [];
-    const row = context.history?.cochange.get(path);
-    if (row) {
-      const max = context.history?.cochangeMax.get(path) ?? 0;
-      for (const [partner, w] of row) {
-        const j = indexOf.get(partner);
-        if (j !== undefined && partner !== path && max > 0) partners.push([j, Math.round((w / max) * 1e4) / 1e4]);
-      }
-    }
-    cochange.push(partners.sort((a, b) => a[0] - b[0]));
   }
-  return { out, in: inbound, uses, twoHop, folder, cochange };
+  return folder;
+}
+
+/**
+ * @example
+ * const graph = poolGraphOf(context, pool.map((f) => f.path));
+ * graph.out[0]; // pool indices the first file imports
+ */
+export function poolGraphOf(context: RetrievalContext, paths: readonly string[]): PoolGraph {
+  const indexOf = new Map(paths.map((p, i) => [p, i]));
+  const around = aroundOf(context);
+  const rows = paths.map((path) => poolRowOf(context, path, indexOf, around(path)));
+  return {
+    out: rows.map((r) => r.out),
+    in: rows.map((r) => r.in),
+    uses: rows.map((r) => r.uses),
+    twoHop: rows.map((r) => r.twoHop),
+    folder: folderIds(paths),
+    cochange: rows.map((r) => r.cochange),
+  };
+}
+
+/**
+ * The pool graph of `paths` followed by `added`, made from the graph of
+ * `paths` alone: the same lists poolGraphOf gives for the whole pool. The
+ * added files come last, so a known file's lists keep their indices and
+ * gain only the added ones (each list is in index order); the added files'
+ * own rows are made as poolGraphOf makes them. A later cycle's pool grows
+ * by a few files, and making the whole graph again was a third of its cost.
+ *
+ * @example
+ * const grown = growPoolGraph(context, graph, paths, ["src/lib/jwt.ts"]);
+ */
+export function growPoolGraph(context: RetrievalContext, graph: PoolGraph, paths: readonly string[], added: readonly string[]): PoolGraph {
+  if (graph.out.length !== paths.length) return poolGraphOf(context, [...paths, ...added]);
+  const all = [...paths, ...added];
+  const indexOf = new Map(all.map((p, i) => [p, i]));
+  const around = aroundOf(context);
+  const n0 = paths.length;
+  const out = graph.out.map((list) => [...list]);
+  const inbound = graph.in.map((list) => [...list]);
+  const uses = graph.uses.map((list) => [...list]);
+  const twoHop = graph.twoHop.map((list) => [...list]);
+  const cochange = graph.cochange.map((list) => [...list]);
+  for (let i = 0; i < n0; i++) {
+    const path = paths[i]!;
+    const links = { out: context.links.out.get(path), in: context.links.in.get(path) };
+    const own = around(path);
+    let useCounts: Map<string, number> | undefined;
+    const row = context.history?.cochange.get(path);
+    const max = context.history?.cochangeMax.get(path) ?? 0;
+    for (let k = 0; k < added.length; k++) {
+      const target = added[k]!;
+      if (target === path) continue;
+      const j = n0 + k;
+      if (links.out?.has(target)) out[i]!.push(j);
+      if (links.in?.has(target)) inbound[i]!.push(j);
+      if (twoHop[i]!.length < MAX_TWO_HOP) {
+        own.farSet ??= new Set(own.far);
+        if (own.farSet.has(target)) twoHop[i]!.push(j);
+      }
+      if (!useCounts) {
+        useCounts = new Map();
+        for (const use of context.uses.get(path) ?? []) useCounts.set(use.file, (useCounts.get(use.file) ?? 0) + use.count);
+      }
+      const count = useCounts.get(target);
+      if (count !== undefined) uses[i]!.push([j, count]);
+      const w = row?.get(target);
+      if (w !== undefined && max > 0) cochange[i]!.push([j, cochangeShareOf(w, max)]);
+    }
+  }
+  for (const path of added) {
+    const row = poolRowOf(context, path, indexOf, around(path));
+    out.push(row.out);
+    inbound.push(row.in);
+    uses.push(row.uses);
+    twoHop.push(row.twoHop);
+    cochange.push(row.cochange);
+  }
+  return { out, in: inbound, uses, twoHop, folder: folderIds(all), cochange };
 }
 
 /** Relevance from which a file counts as likely (the medium band). */
