@@ -11,7 +11,17 @@
  * isIgnored(levels, "pkg/keep.log")  // false
  * isIgnored(levels, "pkg/out", true) // false
  */
-import ignore, { type Ignore } from "ignore";
+import { createRequire } from "node:module";
+import type { Ignore } from "ignore";
+
+/**
+ * ignore, loaded by require on the first .gitignore read: a root without
+ * one never loads it, and an ES import of a CommonJS package pays the
+ * scan of its source for export names (~4 ms of a warm query with
+ * picomatch, see path-filter.ts).
+ */
+const require = createRequire(import.meta.url);
+let ignoreFactory: typeof import("ignore") | undefined;
 
 /** The rules of one .gitignore file. */
 export interface IgnoreLevel {
@@ -31,7 +41,7 @@ export function createIgnoreLevel(base: string, text: string): IgnoreLevel {
   let level = compiled.get(key);
   if (!level) {
     if (compiled.size >= MAX_COMPILED_LEVELS) compiled.clear();
-    level = { base, rules: ignore({ ignorecase: false }).add(text) };
+    level = { base, rules: (ignoreFactory ??= require("ignore") as typeof import("ignore"))({ ignorecase: false }).add(text) };
     compiled.set(key, level);
   }
   return level;
