@@ -50,28 +50,29 @@ export function personalizedPageRank(
   if (seedTotal === 0) restart.fill(1 / n);
   else for (let i = 0; i < n; i++) restart[i] = restart[i]! / seedTotal;
 
-  // outgoing weighted adjacency in index space (forward + reverse links)
-  const targets: number[][] = [];
-  const weights: number[][] = [];
+  // outgoing weighted adjacency in index space (forward + reverse links), flat: row i is [start[i], start[i + 1])
+  const targetList: number[] = [];
+  const weightList: number[] = [];
+  const start = new Int32Array(n + 1);
   const outTotals = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    targets.push([]);
-    weights.push([]);
-  }
-  const link = (from: string, to: string, weight: number) => {
-    const a = indexOf.get(from);
-    const b = indexOf.get(to);
-    if (a === undefined || b === undefined || weight <= 0) return;
-    targets[a]!.push(b);
-    weights[a]!.push(weight);
-    outTotals[a] = outTotals[a]! + weight;
-  };
-  for (const id of ids) {
-    for (const [to, weight] of links.out.get(id) ?? []) link(id, to, weight);
+    const id = ids[i]!;
+    const link = (to: string, weight: number) => {
+      const b = indexOf.get(to);
+      if (b === undefined || weight <= 0) return;
+      targetList.push(b);
+      weightList.push(weight);
+      outTotals[i] = outTotals[i]! + weight;
+    };
+    for (const [to, weight] of links.out.get(id) ?? []) link(to, weight);
     if (options.reverseWeight > 0) {
-      for (const [from, weight] of links.in.get(id) ?? []) link(id, from, weight * options.reverseWeight);
+      for (const [from, weight] of links.in.get(id) ?? []) link(from, weight * options.reverseWeight);
     }
+    start[i + 1] = targetList.length;
   }
+  const targets = Int32Array.from(targetList);
+  const weights = Float64Array.from(weightList);
+  const { damping } = options;
 
   let rank = Float64Array.from(restart);
   for (let iteration = 0; iteration < options.maxIterations; iteration++) {
@@ -79,20 +80,22 @@ export function personalizedPageRank(
     let dangling = 0;
     for (let i = 0; i < n; i++) {
       const mass = rank[i]!;
-      if (outTotals[i] === 0) {
+      const total = outTotals[i]!;
+      if (total === 0) {
         dangling += mass;
         continue;
       }
-      const row = targets[i]!;
-      const rowWeights = weights[i]!;
-      for (let k = 0; k < row.length; k++) {
-        const j = row[k]!;
-        next[j] = next[j]! + (options.damping * mass * rowWeights[k]!) / outTotals[i]!;
+      // (damping · mass · weight) / total, in that order: the same bits as one product per link
+      const share = damping * mass;
+      for (let k = start[i]!, end = start[i + 1]!; k < end; k++) {
+        const j = targets[k]!;
+        next[j] = next[j]! + (share * weights[k]!) / total;
       }
     }
     let delta = 0;
+    const jump = 1 - damping + damping * dangling;
     for (let i = 0; i < n; i++) {
-      const value = next[i]! + (1 - options.damping + options.damping * dangling) * restart[i]!;
+      const value = next[i]! + jump * restart[i]!;
       delta += Math.abs(value - rank[i]!);
       next[i] = value;
     }
