@@ -8,8 +8,8 @@
  * process nothing when there is no daemon.
  */
 import { existsSync, realpathSync } from "node:fs";
-import { createConnection } from "node:net";
 import { resolve } from "node:path";
+import { net } from "../util/builtins.js";
 import { cacheDirOption } from "./cache-options.js";
 import { createLineReader, decodeMessage, encodeMessage, socketPath, type DaemonRequest } from "./daemon-protocol.js";
 import { VERSION } from "./help.js";
@@ -71,7 +71,7 @@ export async function forwardToDaemon(argv: string[], io: ForwardIo): Promise<nu
 /** Send the request and relay the answer; undefined when the daemon could not take it. */
 function exchange(path: string, request: DaemonRequest, io: ForwardIo, timeoutSeconds: number | undefined): Promise<number | undefined> {
   return new Promise((done) => {
-    const socket = createConnection(path);
+    const socket = net().createConnection(path);
     const lines = createLineReader();
     let printed = false;
     let settled = false;

@@ -9,8 +9,8 @@
  * itself); or the `status` / `stopped` answer.
  */
 import { existsSync } from "node:fs";
-import { createConnection } from "node:net";
 import { join } from "node:path";
+import { net } from "../util/builtins.js";
 
 /** The socket's name in the index folder. */
 export const SOCKET_FILE = "daemon.sock";
@@ -97,7 +97,7 @@ export function askDaemon(cacheDir: string, request: DaemonRequest): Promise<Rec
   const path = socketPath(cacheDir);
   if (!existsSync(path)) return Promise.resolve(undefined);
   return new Promise((done) => {
-    const socket = createConnection(path);
+    const socket = net().createConnection(path);
     const lines = createLineReader();
     let answer: Record<string, unknown> | undefined;
     socket.setEncoding("utf8");

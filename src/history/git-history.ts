@@ -13,10 +13,10 @@
  * files an order of magnitude faster, and it is on every machine that has a
  * git work tree.
  */
-import { spawn } from "node:child_process";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { childProcess, workerThreads } from "../util/builtins.js";
 
 /** One commit as git gives it: changed paths as they were in that commit. */
 export interface GitCommit {
@@ -129,7 +129,7 @@ const GIT_FLAGS = ["-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "--
 function startGit(root: string, args: string[]): GitProcess {
   let child;
   try {
-    child = spawn("git", [...GIT_FLAGS, ...args], { cwd: root, env: gitEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    child = childProcess().spawn("git", [...GIT_FLAGS, ...args], { cwd: root, env: gitEnv(), stdio: ["ignore", "pipe", "pipe"] });
   } catch {
     return { done: Promise.resolve(undefined), kill: () => undefined };
   }
@@ -189,7 +189,7 @@ if (child) {
 function startGitOffThread(root: string, args: string[]): GitProcess {
   let worker: Worker;
   try {
-    worker = new Worker(DRAIN_WORKER, { eval: true, workerData: { argv: [...GIT_FLAGS, ...args], cwd: root, env: gitEnv() }, stdout: false, stderr: false });
+    worker = new (workerThreads().Worker)(DRAIN_WORKER, { eval: true, workerData: { argv: [...GIT_FLAGS, ...args], cwd: root, env: gitEnv() }, stdout: false, stderr: false });
   } catch {
     return startGit(root, args);
   }

@@ -9,8 +9,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { LanguageId, ParsedFile } from "../types.js";
+import { workerThreads } from "../util/builtins.js";
 import { hashContent } from "../util/content-hash.js";
 import type { TreeKeeper } from "./kept-trees.js";
 
@@ -156,7 +157,7 @@ export function prestartParseWorkers(count: number): void {
   const url = count > prestarted.length ? parseWorkerUrl() : undefined;
   if (!url) return;
   while (prestarted.length < count) {
-    const worker = new Worker(url);
+    const worker = new (workerThreads().Worker)(url);
     const drop = () => {
       const index = prestarted.indexOf(worker);
       if (index >= 0) prestarted.splice(index, 1);
@@ -307,7 +308,7 @@ function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions,
     for (let n = 0; n < count; n++) {
       const taken = prestarted.shift();
       taken?.ref();
-      const worker = taken ?? new Worker(url);
+      const worker = taken ?? new (workerThreads().Worker)(url);
       const inFlight = new Set<number>();
       workers.set(worker, inFlight);
       exited.set(worker, new Promise<void>((resolveExit) => worker.once("exit", () => resolveExit())));

@@ -46,8 +46,8 @@ describe("the bundled bin", () => {
   });
 
   it("every command's static imports leave out the resolver, its config parser and TypeScript, which only a build that resolves imports loads", () => {
-    // run-cli is what main.js loads for every command run here (not forwarded to a daemon); a warm query resolves
-    // nothing, and loading the resolver's chunk and jsonc-parser cost it ~20 ms of ~0.4 s on effect
+    // main.js and run-cli (what main.js loads for every command run here, not forwarded to a daemon); a warm query
+    // resolves nothing, and loading the resolver's chunk and jsonc-parser cost it ~20 ms of ~0.4 s on effect
     const seen = new Set<string>();
     const packages = new Set<string>();
     const visit = (chunk: string) => {
@@ -61,6 +61,7 @@ describe("the bundled bin", () => {
         else packages.add(specifier);
       }
     };
+    visit("main.js");
     visit("run-cli.chunk.js");
     expect(seen.size).toBeGreaterThan(3);
     // the resolver's chunk is the one that defines createResolver; the scan's glob filter is reached statically
@@ -73,6 +74,8 @@ describe("the bundled bin", () => {
     expect(seen).not.toContain(resolverChunks[0]);
     // nor the CommonJS packages the scan requires on first use (an ES import scans their source for exports: ~4 ms)
     for (const name of ["jsonc-parser", "typescript", "ts-morph", "picomatch", "ignore"]) expect(packages).not.toContain(name);
+    // nor the built-ins of git, the parse workers and the daemon's socket, which a warm query without them never uses
+    for (const name of ["node:child_process", "node:worker_threads", "node:net"]) expect(packages).not.toContain(name);
   });
 
   it("its parse worker gives the facts the library gives, on every file of a fixture", async () => {
