@@ -22,8 +22,9 @@
  * Why two files for the facts: a warm query reads the heavy facts of the
  * few files it looks at, not of every file. On effect@4.1.0 (548 files),
  * the heavy facts are 12 of index.json's 13.5 MB; a loaded file's heavy
- * facts are parsed on first read (ParsedFile getters), and written back
- * as the bytes they were read from.
+ * facts are read from facts.bin and parsed on first use (ParsedFile
+ * getters, facts-body.ts), and written back as the bytes they were read
+ * from.
  * ASCII JSON: characters past U+007F are written as `\uXXXX`
  * escapes, so the file reads back as a one-byte string (latin1, no UTF-8
  * decoding) and JSON.parse makes one-byte strings of it; one `┌` in a doc
