@@ -11,7 +11,12 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { GraphRetrieveError } from "../errors.js";
 
-/** Ranges read one by one before the whole body is read at once (a store write asks for every file's). */
+/**
+ * Ranges read one by one before the whole body is read at once. A warm
+ * query reads a few dozen (effect@4.1.0's bench task: 30 reads with the
+ * header and the two sections; rollup's: 11); a store write asks for
+ * every file's.
+ */
 const READS_BEFORE_WHOLE = 256;
 
 /** The bytes of facts.bin past its header line. */
