@@ -7,9 +7,11 @@
 // of models on the same tasks, e.g. before and after more tasks were
 // extracted, where `npm run train` only scores the models it trains.
 //
-//   node scripts/learn/score-folds.mjs MODELS [--data DIR] [--no-history] [--ids FILE.json [--not]]
+//   node scripts/learn/score-folds.mjs MODELS [--data DIR] [--no-history] [--ids FILE.json [--not]] [--out FILE.json]
 //
 // --ids keeps the tasks whose ids the JSON list holds (--not: the others).
+// --out writes each task's ranking as train.mjs's validation.json does, so
+// two generations can be compared task by task.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +29,7 @@ const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const models = args[0];
 if (!models || models.startsWith("--")) {
-  process.stderr.write("usage: node scripts/learn/score-folds.mjs MODELS [--data DIR] [--no-history] [--ids FILE.json [--not]]\n");
+  process.stderr.write("usage: node scripts/learn/score-folds.mjs MODELS [--data DIR] [--no-history] [--ids FILE.json [--not]] [--out FILE.json]\n");
   process.exit(2);
 }
 const data = option("--data") ?? process.env.GR_TRAIN_CACHE ?? path.join(os.tmpdir(), "gr-train-cache");
@@ -64,7 +66,7 @@ for (const t of tasks) {
     return Array.from({ length: t.rows }, (_, r) => ({ path: t.paths[r], relevance: X[(t.start + r) * F + c] }))
       .sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1)).slice(0, 50);
   };
-  results.push({ t, m: scoreRanking(top, t.gold), bm25f: scoreRanking(lexical("bm25fRel"), t.gold), plain: scoreRanking(lexical("plainRel"), t.gold) });
+  results.push({ t, top, m: scoreRanking(top, t.gold), bm25f: scoreRanking(lexical("bm25fRel"), t.gold), plain: scoreRanking(lexical("plainRel"), t.gold) });
 }
 const short = (m) => `acc@1 ${m.acc1.toFixed(3)} acc@5 ${m.acc5.toFixed(3)} MRR ${m.mrr.toFixed(3)}`;
 const say = (label, list) => {
@@ -78,3 +80,7 @@ say("1 file", results.filter((x) => x.t.gold.length === 1));
 say("2+ files", results.filter((x) => x.t.gold.length >= 2));
 for (const k of [0, 1, 2, 3, 4]) say(`fold ${k}`, results.filter((x) => x.t.fold === k));
 console.log(`ECE ${reliability(pairs).ece.toFixed(3)}`);
+if (option("--out")) {
+  const out = results.map(({ t, top }) => ({ id: t.id, corpus: t.corpus, fold: t.fold, lang: t.lang, gold: t.gold, ranked: top.map(({ path, relevance }) => ({ path, relevance })) }));
+  fs.writeFileSync(option("--out"), JSON.stringify(out));
+}
