@@ -33,8 +33,9 @@ describe("examples/", () => {
 
   it("custom-evaluator.mjs: the stand-in judge rescores candidates, and the answer holds the first four places", () => {
     const out = runExample<{ context: Array<{ path: string; relevance: number; reason: string }>; best: Array<{ path: string }> }>("custom-evaluator.mjs");
-    // the judge lifts the three files that set or check a token's expiry into the context
-    expect(out.context.map((f) => f.path).sort()).toEqual(["src/auth/jwt-utils.ts", "src/auth/session-manager.ts", "src/auth/tokens.ts"]);
+    // the judge lifts the three files that set or check a token's expiry into the context, beside whatever the ranker put there
+    expect(out.context.map((f) => f.path)).toEqual(expect.arrayContaining(["src/auth/jwt-utils.ts", "src/auth/session-manager.ts", "src/auth/tokens.ts"]));
+    expect(out.context.every((f) => ANSWER.includes(f.path))).toBe(true);
     expect(out.best.slice(0, 4).map((f) => f.path).sort()).toEqual(ANSWER);
     const tokens = out.context.find((f) => f.path === "src/auth/tokens.ts");
     expect(tokens?.relevance).toBe(0.9);
@@ -44,7 +45,9 @@ describe("examples/", () => {
   it("query-expander.mjs: the team's jargon adds the code's words and finds the session files", () => {
     const out = runExample<{ keywords: string[]; without: string[]; with: string[] }>("query-expander.mjs");
     expect(out.keywords).toEqual(expect.arrayContaining(["logout", "session", "refresh", "token"]));
-    expect(out.without).not.toContain("src/auth/tokens.ts");
+    // the jargon's words move the token module up (it may sit lower in the plain five, or outside them)
+    const rank = (list: string[], path: string) => (list.includes(path) ? list.indexOf(path) : Infinity);
+    expect(rank(out.with, "src/auth/tokens.ts")).toBeLessThan(rank(out.without, "src/auth/tokens.ts"));
     expect(out.with.slice(0, 3)).toEqual(expect.arrayContaining(["src/auth/session-manager.ts", "src/auth/tokens.ts"]));
   });
 
@@ -54,6 +57,8 @@ describe("examples/", () => {
     expect(out.answers).toHaveLength(3);
     expect(out.answers[0]?.best.every((p) => ANSWER.includes(p))).toBe(true);
     expect(out.answers[1]?.best).toContain("src/notifications/mailer.ts");
-    expect(out.answers[2]?.best).toContain("src/cache/lru-cache.ts");
+    // the repository that caches the lookups, not the auth files of the first task
+    expect(out.answers[2]?.best[0]).toBe("src/db/user-repository.ts");
+    expect(new Set(out.answers.map((a) => a.best[0])).size).toBe(3);
   });
 });

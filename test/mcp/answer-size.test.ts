@@ -17,6 +17,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContextAnswer } from "../../src/mcp/context-answer.js";
+import { bandOf, formatRelevance } from "../../src/retrieve/bands.js";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BIN = join(REPO_ROOT, "dist", "cli", "main.js");
@@ -63,11 +64,11 @@ describe("retrieve_context on a codebase of 300+ files", () => {
     expect(text).toContain("counted with the o200k_base (gpt-tokenizer) tokenizer");
     const [top, ...rest] = answer.files;
     expect(top?.shown).not.toBe("listed");
-    const low = rest.filter((f) => f.relevance < 0.5);
+    const low = rest.filter((f) => f.relevance < 0.5); // low or excluded: printed cut (0.339 as 0.33) with its band
     expect(low.length).toBeGreaterThan(0);
     for (const file of low) {
       expect(file.shown).toBe("listed");
-      expect(text).toMatch(new RegExp(`^- \\d+\\. ${file.path.replace(/[.]/g, "\\.")} · ${file.relevance.toFixed(2)} low · \\S.*$`, "m"));
+      expect(text).toMatch(new RegExp(`^- \\d+\\. ${file.path.replace(/[.]/g, "\\.")} · ${formatRelevance(file.relevance)} ${bandOf(file.relevance)} · \\S.*$`, "m"));
     }
     for (const file of rest.filter((f) => f.relevance >= 0.5)) expect(file.shown).not.toBe("listed");
   });

@@ -79,7 +79,7 @@ describe("renderContextPack on the pattern fixtures", () => {
     expect(sections.map((s) => s.path)).toEqual(picked.map((f) => f.path));
     for (const [i, section] of sections.entries()) {
       const file = picked[i]!;
-      expect(section.status).toContain(`${file.relevance.toFixed(2)} ${file.band}`);
+      expect(section.status).toContain(`${formatRelevance(file.relevance)} ${file.band}`);
       expect(section.status).toMatch(/ · whole \(\d+ lines\)$/);
       expect(text).toContain(`Why: ${file.reason}`);
       const lines = await fileLines(retrieval, file.path);
