@@ -112,3 +112,11 @@ export function withoutHistory(data, historyColumns) {
   });
   return { ...data, n, X, y, tasks };
 }
+
+/**
+ * A task's ranking as validation.json holds it (train.mjs and score-folds.mjs
+ * write the same shape, so two generations of models compare task by task).
+ */
+export function rankingRecord(t, ranked) {
+  return { id: t.id, corpus: t.corpus, fold: t.fold, lang: t.lang, gold: t.gold, ranked: ranked.map(({ path, relevance }) => ({ path, relevance })) };
+}

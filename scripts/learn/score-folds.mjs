@@ -16,7 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
-import { loadDataset, withoutHistory } from "./dataset.mjs";
+import { loadDataset, rankingRecord, withoutHistory } from "./dataset.mjs";
 import { averageMetrics, formatMetrics, reliability, scoreRanking } from "./metrics.mjs";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -80,7 +80,5 @@ say("1 file", results.filter((x) => x.t.gold.length === 1));
 say("2+ files", results.filter((x) => x.t.gold.length >= 2));
 for (const k of [0, 1, 2, 3, 4]) say(`fold ${k}`, results.filter((x) => x.t.fold === k));
 console.log(`ECE ${reliability(pairs).ece.toFixed(3)}`);
-if (option("--out")) {
-  const out = results.map(({ t, top }) => ({ id: t.id, corpus: t.corpus, fold: t.fold, lang: t.lang, gold: t.gold, ranked: top.map(({ path, relevance }) => ({ path, relevance })) }));
-  fs.writeFileSync(option("--out"), JSON.stringify(out));
-}
+const out = option("--out");
+if (out) fs.writeFileSync(out, JSON.stringify(results.map(({ t, top }) => rankingRecord(t, top))));

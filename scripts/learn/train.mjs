@@ -34,7 +34,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadDataset, selectRows, withoutHistory } from "./dataset.mjs";
+import { loadDataset, rankingRecord, selectRows, withoutHistory } from "./dataset.mjs";
 import { createRandom, fitIsotonic, predictMargins, trainGbdt } from "./gbdt.mjs";
 import { averageMetrics, formatMetrics, reliability, scoreRanking } from "./metrics.mjs";
 
@@ -290,7 +290,7 @@ async function main() {
   say(`calibration (stage 2, ranked files): ECE ${rel.ece.toFixed(3)}`);
   for (const b of rel.bins) if (b.n) say(`  [${b.lo.toFixed(1)}, ${b.hi.toFixed(1)}): ${String(b.n).padStart(7)} files, mean ${b.mean.toFixed(3)}, gold ${b.rate.toFixed(3)}`);
   if (o.write) {
-    const out = mine.map((t) => ({ id: t.id, corpus: t.corpus, fold: t.fold, lang: t.lang, gold: t.gold, ranked: rankTask(t, validation.p2, validation.m2).map(({ path, relevance }) => ({ path, relevance })) }));
+    const out = mine.map((t) => rankingRecord(t, rankTask(t, validation.p2, validation.m2)));
     fs.writeFileSync(path.join(models, "validation.json"), JSON.stringify(out));
   }
 
