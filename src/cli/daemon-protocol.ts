@@ -36,6 +36,8 @@ export interface DaemonStatus {
   idleMinutes: number;
   /** Folders watched for edits (0: not watching). */
   watching: number;
+  /** The watch is trusted to see every edit: a command looks at the files it named, not at every file. */
+  trusted: boolean;
   /** Refreshes of the index made on a change seen by the watch, before a command asked. */
   refreshes: number;
 }

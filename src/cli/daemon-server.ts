@@ -189,6 +189,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     requests,
     idleMinutes: options.idleMinutes,
     watching: resident.watching,
+    trusted: resident.trusted,
     refreshes: resident.refreshes,
   });
 

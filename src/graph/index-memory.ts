@@ -18,7 +18,8 @@
  */
 import { ForeignFolderError, type IndexStore, type StoreHeader } from "../store/index.js";
 import { createTreeKeeper, DEFAULT_KEPT_TREES, type TreeKeeper, type TreeKeeperOptions } from "../parse/kept-trees.js";
-import type { Diagnostic, ScanResult } from "../types.js";
+import type { Diagnostic, ParsedFile, ScanResult } from "../types.js";
+import type { CacheStats, GraphStats } from "./code-graph.js";
 import { prepareGraphUpdate } from "./assemble-graph.js";
 import type { LazyGraph } from "./serialize-graph.js";
 import type { TermPostings } from "./term-postings.js";
@@ -54,6 +55,33 @@ export interface RememberedIndex {
   scan?: RememberedScan;
   /** The term postings of its facts, made when first asked. */
   postings?: RememberedPostings;
+  /** The memory's watch mark taken before its scan (see WatchWord): the changes since are the ones it has not seen. */
+  watchMark?: number;
+  /** What the build's result was made of: handed back when a trusted watch says nothing changed since. */
+  built?: RememberedBuild;
+}
+
+/** A build's result as buildGraph made it (see codeGraphOf in build-graph.ts). */
+export interface RememberedBuild {
+  root: string;
+  graph: LazyGraph;
+  storedRelations: Uint8Array | undefined;
+  postings: RememberedPostings;
+  files: readonly ParsedFile[];
+  diagnostics: Diagnostic[];
+  stats: GraphStats;
+  cache: CacheStats;
+}
+
+/** A watch's word on what changed between builds (see retrieve/resident-index.ts). */
+export interface WatchWord {
+  /**
+   * The root-relative paths changed since `mark` (a mark this gave before),
+   * or undefined when the watch cannot say (it is not trusted, an event
+   * named nothing, a folder is watched only since, or there is no mark);
+   * and the mark of now. It first lets the events already queued arrive.
+   */
+  changesSince(mark: number | undefined): Promise<{ paths: readonly string[] | undefined; mark: number }>;
 }
 
 /** Postings made when first asked, after which the function that made them (and the build it holds) is let go. */
@@ -87,6 +115,8 @@ export interface IndexMemory {
   pendingWrite?: () => Promise<void>;
   /** The trees of the files parsed last (see kept-trees.ts): their next parse is incremental. */
   trees: TreeKeeper;
+  /** A watch of the root whose word spares a build's walk and stats (a resident process's; see BuildGraphOptions.changedPaths). */
+  watch?: WatchWord;
 }
 
 /**

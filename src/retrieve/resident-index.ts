@@ -4,20 +4,25 @@
  * time, a watch of the indexed folders whose word on what changed refreshes
  * the index between jobs, and the index written after a job's answer.
  *
- * The watch only saves time: a job still checks every file (a stat each) as
- * any run does, since an event can come after the request that follows the
- * edit. A refresh the watch starts takes its paths and looks at those files
- * alone.
+ * Where the watch is trusted (see watchIsReliable), a job's build looks at
+ * the files the watch named since the last build and at no other; the
+ * events of an edit made before the request are already queued when it
+ * comes, and the build lets them arrive first. Elsewhere a job still checks
+ * every file (a stat each) as any run does, and a refresh the watch starts
+ * takes its paths and looks at those files alone.
  *
  * @example
  * const resident = createResidentIndex({ root, cacheDir, scan: {}, label: "graph-retrieve daemon", log: console.error });
  * const answer = await resident.run(() => createRetriever({ root, cacheDir, memory: resident.memory }));
  * await resident.close();
  */
+import { lstatSync } from "node:fs";
+import { join, sep } from "node:path";
 import { buildGraph } from "../graph/build-graph.js";
-import { createIndexMemory, flushIndexMemory, prepareIndexMemory, type IndexMemory } from "../graph/index-memory.js";
-import { watchFolders, type FolderWatch } from "../scan/watch-folders.js";
-import type { ScanOptions } from "../types.js";
+import { createIndexMemory, flushIndexMemory, prepareIndexMemory, type IndexMemory, type WatchWord } from "../graph/index-memory.js";
+import { watchFolders, watchIsReliable, type FolderWatch } from "../scan/watch-folders.js";
+import type { ScanOptions, ScanResult } from "../types.js";
+import { folderOf, foldersOf } from "../util/folders.js";
 
 export interface ResidentIndexOptions {
   /** The root's real path. */
@@ -41,6 +46,8 @@ export interface ResidentIndex {
   readonly refreshes: number;
   /** Folders watched. */
   readonly watching: number;
+  /** The watch's word is trusted: a build looks at the files it named, not at every file. */
+  readonly trusted: boolean;
   /**
    * Run `job` once the jobs and refreshes queued before it are done (a failed
    * one never stops the next). The index is written after it, before the next
@@ -77,13 +84,25 @@ export function createResidentIndex(options: ResidentIndexOptions): ResidentInde
     const warning = await flushIndexMemory(memory);
     if (warning) log(`${label}: ${warning.message}`);
   };
-  // the folders of the indexed files, followed again only when the file table is another (an unchanged build keeps it)
+  // the folders the latest scan walked (a scan the watch spared keeps the walk's), followed again when the
+  // walk is another or a folder could not be watched
   let followed: object | undefined;
+  // a file of the latest walk reached through a symlink whose target is in no folder watched: its edits raise
+  // no event of ours (one in a watched folder names the target, no file of the scan, and the build walks)
+  let unwatchedLink = false;
   const followIndexed = () => {
-    const files = memory.latest?.store.files;
-    if (!watch || files === followed) return;
-    followed = files;
-    watch.follow(Object.keys(files ?? {}));
+    const scan = memory.latest?.scan;
+    const walked = scan?.configNames ?? memory.latest?.store.files;
+    if (!watch || (walked === followed && watch.complete)) return;
+    followed = walked;
+    const folders = scan?.configNames ? [...scan.configNames.keys()] : foldersOf(Object.keys(memory.latest?.store.files ?? {}));
+    unwatchedLink = linksOutside(scan?.result, new Set(folders));
+    // the repository's own ignore rules are read from .git/info (the scan reads nothing else of .git)
+    if (isFolder(join(root, ".git", "info"))) folders.push(".git/info");
+    const { added } = watch.followFolders(folders);
+    // what changed in a folder before its watch began was not seen: a refresh looks at every file now, so
+    // that the next request finds the walk done
+    if (added > 0) changed(undefined);
   };
   const afterJob = async () => {
     await write();
@@ -101,7 +120,9 @@ export function createResidentIndex(options: ResidentIndexOptions): ResidentInde
     if (closing) return;
     try {
       const started = performance.now();
-      const built = await buildGraph(root, { ...options.scan, ...(cacheDir !== undefined ? { cacheDir, memory } : {}), ...(paths ? { changedPaths: [...paths].sort() } : {}) });
+      // a trusted watch's word comes through the memory (and moves its mark); else the refresh's paths
+      const word = paths && !trusted() ? { changedPaths: [...paths].sort() } : {};
+      const built = await buildGraph(root, { ...options.scan, ...(cacheDir !== undefined ? { cacheDir, memory } : {}), ...word });
       refreshes++;
       const { parsed = 0, reused = 0 } = built.cache ?? {};
       if (parsed > 0 || built.stats.files !== reused) {
@@ -119,9 +140,17 @@ export function createResidentIndex(options: ResidentIndexOptions): ResidentInde
     clearTimeout(writeTimer);
     writeTimer = setTimeout(() => void enqueue(write), REFRESH_WRITE_DELAY_MS);
   };
+  // the watch's log for the builds: each path with the mark of its latest change, and the mark from which on
+  // anything may have changed (see WatchWord)
+  let mark = 0;
+  let lostAt = 0;
+  const changedAt = new Map<string, number>();
   // the watch's word: files at these root-relative paths changed (undefined: anything may have); one refresh
   // is queued for any number of changes until it starts
   const changed = (paths: ReadonlySet<string> | undefined) => {
+    mark++;
+    if (!paths) lostAt = mark;
+    else for (const path of paths) changedAt.set(path, mark);
     if (!paths) changedPaths = undefined;
     else for (const path of paths) changedPaths?.add(path);
     if (refreshQueued || closing) return;
@@ -129,6 +158,24 @@ export function createResidentIndex(options: ResidentIndexOptions): ResidentInde
     void enqueue(refresh);
   };
   const watch: FolderWatch | undefined = options.watch === false ? undefined : watchFolders(root, changed, (line) => log(`${label}: ${line}`));
+  const reliable = watch !== undefined && watchIsReliable(root);
+  const trusted = () => reliable && watch !== undefined && watch.complete && !unwatchedLink;
+  const word: WatchWord = {
+    async changesSince(since) {
+      // an edit made before the request: its event is queued, and arrives in this turn of the event loop
+      await new Promise((done) => setImmediate(done));
+      watch?.flush();
+      const now = ++mark;
+      if (since === undefined || !trusted() || lostAt > since) return { paths: undefined, mark: now };
+      const paths: string[] = [];
+      for (const [path, at] of changedAt) {
+        if (at > since) paths.push(path);
+        else changedAt.delete(path); // no build will ask from before `since` again: builds go one at a time
+      }
+      return { paths: paths.sort(), mark: now };
+    },
+  };
+  if (reliable) memory.watch = word;
 
   return {
     memory,
@@ -137,6 +184,9 @@ export function createResidentIndex(options: ResidentIndexOptions): ResidentInde
     },
     get watching() {
       return watch?.size ?? 0;
+    },
+    get trusted() {
+      return trusted();
     },
     run<T>(job: () => Promise<T>, { afterWrite = false }: { afterWrite?: boolean } = {}): Promise<T> {
       const answer = enqueue(job);
@@ -151,4 +201,25 @@ export function createResidentIndex(options: ResidentIndexOptions): ResidentInde
       await enqueue(write); // a refresh's write not done yet
     },
   };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a file of the scan is reached through a symlink to a file in none of the `watched` folders. */
+function linksOutside(scan: ScanResult | undefined, watched: ReadonlySet<string>): boolean {
+  if (!scan) return false;
+  const prefix = scan.root.endsWith(sep) ? scan.root : `${scan.root}${sep}`;
+  for (const file of scan.files) {
+    if (file.absPath === prefix + file.path.split("/").join(sep)) continue;
+    // the scan follows no link out of the root
+    const target = file.absPath.startsWith(prefix) ? file.absPath.slice(prefix.length).split(sep).join("/") : undefined;
+    if (target === undefined || !watched.has(folderOf(target))) return true;
+  }
+  return false;
 }

@@ -1,39 +1,96 @@
 /**
  * A watch on the root for a resident process (the daemon, the MCP server):
- * one `fs.watch` per folder that holds an indexed file or such a folder
- * (not recursive, so node_modules, dist and the other folders the scan
- * leaves out are never watched). A change there lets the process refresh
- * its index before the next request asks, so the request finds the work
- * done. The watch only saves time: every request still checks every file
- * (a stat each), so an event missed or a folder not watched costs that
- * request the refresh, nothing else.
+ * one `fs.watch` per folder the scan walked (not recursive, so node_modules,
+ * dist and the other folders the scan leaves out are never watched). A
+ * change there lets the process refresh its index before the next request
+ * asks, so the request finds the work done.
+ *
+ * Where the watch can be trusted to see every change (see
+ * `watchIsReliable`: Linux's inotify on a local file system, every walked
+ * folder watched, no file reached through a symlink), a request looks at
+ * the files it named and at no other; elsewhere every request still checks
+ * every file (a stat each), and the watch only saves time.
  */
-import { watch, type FSWatcher } from "node:fs";
+import { readFileSync, statfsSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { foldersOf } from "../util/folders.js";
 
 /** More folders than this and nothing is watched (each is an inotify watch on Linux, a limited resource). */
-export const MAX_WATCHED_FOLDERS = 4096;
+export const MAX_WATCHED_FOLDERS = 8192;
 
 /** Events closer together than this are one change (an editor's save is often several). */
 const SETTLE_MS = 2;
 
+/**
+ * File systems whose changes inotify reports, every one, as the writing
+ * call returns (`statfs` magic numbers: ext2/3/4, xfs, btrfs, tmpfs,
+ * overlayfs, zfs, f2fs, bcachefs, ramfs). On a network or FUSE file system
+ * a change made elsewhere raises no event, so no watch there is trusted.
+ */
+const LOCAL_FILE_SYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010, 0xca451a4e, 0x858458f6]);
+
+/**
+ * Whether a watch of folders under `root` sees every change before a
+ * request that follows it: on Linux, inotify queues an event as the
+ * writing call returns, so a request sent after an edit finds its event
+ * waiting; on a local file system only. macOS's FSEvents and Windows report
+ * later, and are not trusted.
+ *
+ * @example
+ * watchIsReliable("/home/me/app"); // true on Linux's ext4
+ */
+export function watchIsReliable(root: string): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    return LOCAL_FILE_SYSTEMS.has(Number(statfsSync(root).type));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Events one burst may hold before it counts as a flood that inotify may
+ * have cut short (its queue drops what is past `max_queued_events`, and
+ * Node says nothing): half that limit, read once.
+ */
+function floodLimit(): number {
+  try {
+    const queued = Number.parseInt(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"), 10);
+    if (queued > 0) return Math.floor(queued / 2);
+  } catch {
+    // not Linux, or no /proc: the kernel's default
+  }
+  return 8192;
+}
+
 export interface FolderWatch {
   /** Watch the folders of these files and their ancestors (paths relative to the root, `/`-separated), and no other. */
-  follow(paths: readonly string[]): void;
+  follow(paths: readonly string[]): FollowOutcome;
+  /** Watch these folders ("" for the root), and no other. */
+  followFolders(folders: readonly string[]): FollowOutcome;
+  /** Report the events received so far now, without waiting for the burst to settle. */
+  flush(): void;
   /** How many folders are watched. */
   readonly size: number;
+  /** Every folder the last follow asked for is watched, and none was lost since. */
+  readonly complete: boolean;
   close(): void;
+}
+
+/** What a follow did: folders newly watched (changes in them before now were not seen), and whether every one asked is watched. */
+export interface FollowOutcome {
+  added: number;
+  complete: boolean;
 }
 
 /**
  * Watch folders under `root`; `onChange` is called once for each burst of
  * events in them (the events of the first few milliseconds of a change),
  * with the root-relative paths of the entries they named (undefined when
- * one named none, as some platforms' events do: anything may have changed). A
- * folder that cannot be watched (gone, or the system's watch limit
- * reached) is left out, and `log` says so once (a line without the
- * caller's prefix).
+ * one named none, as some platforms' events do, or the burst was a flood:
+ * anything may have changed). A folder that cannot be watched (gone, or the
+ * system's watch limit reached) is left out, and `log` says so once (a line
+ * without the caller's prefix).
  *
  * @example
  * const watch = watchFolders(root, () => scheduleRefresh(), (line) => console.error(`daemon: ${line}`));
@@ -41,18 +98,24 @@ export interface FolderWatch {
  */
 export function watchFolders(root: string, onChange: (paths: ReadonlySet<string> | undefined) => void, log: (line: string) => void): FolderWatch {
   const watchers = new Map<string, FSWatcher>();
+  const flood = floodLimit();
   let settling: NodeJS.Timeout | undefined;
-  // the entries the burst's events named; undefined once one named none (or a watch failed)
+  let complete = false;
+  // the entries the burst's events named; undefined once one named none (or a watch failed, or a flood)
   let named: Set<string> | undefined = new Set();
+  let events = 0;
+  const report = () => {
+    clearTimeout(settling);
+    settling = undefined;
+    const paths = named;
+    named = new Set();
+    events = 0;
+    onChange(paths);
+  };
   const changed = (path?: string) => {
-    if (path === undefined) named = undefined;
+    if (path === undefined || ++events > flood) named = undefined;
     else named?.add(path);
-    settling ??= setTimeout(() => {
-      settling = undefined;
-      const paths = named;
-      named = new Set();
-      onChange(paths);
-    }, SETTLE_MS);
+    settling ??= setTimeout(report, SETTLE_MS);
   };
   let warned = false;
   const warnOnce = (line: string) => {
@@ -64,41 +127,66 @@ export function watchFolders(root: string, onChange: (paths: ReadonlySet<string>
     watchers.get(folder)?.close();
     watchers.delete(folder);
   };
-  return {
-    follow(paths) {
-      const wanted = foldersOf(paths);
-      if (wanted.length > MAX_WATCHED_FOLDERS) {
-        for (const folder of [...watchers.keys()]) unwatch(folder);
-        warnOnce(`not watching the root: its files are in ${wanted.length} folders (at most ${MAX_WATCHED_FOLDERS})`);
-        return;
-      }
-      const keep = new Set(wanted);
-      for (const folder of [...watchers.keys()]) if (!keep.has(folder)) unwatch(folder);
-      for (const folder of wanted) {
-        if (watchers.has(folder)) continue;
-        try {
-          const watcher = watch(folder === "" ? root : join(root, folder), { persistent: false }, (_event, name) => {
-            const entry = typeof name === "string" ? name : undefined;
-            changed(entry === undefined ? undefined : folder === "" ? entry : `${folder}/${entry}`);
-          });
-          // a folder removed, or the watch lost: the next follow watches it again if it still holds files
-          watcher.on("error", () => {
-            unwatch(folder);
-            changed();
-          });
-          watchers.set(folder, watcher);
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code ?? "error";
-          if (code !== "ENOENT") warnOnce(`cannot watch ${folder === "" ? "the root" : folder} (${code})`);
+  // the system's watches ran out once: no later follow tries again (each try would take and give back thousands)
+  let exhausted = false;
+  const followFolders = (wanted: readonly string[]): FollowOutcome => {
+    if (exhausted) return { added: 0, complete: false };
+    if (wanted.length > MAX_WATCHED_FOLDERS) {
+      for (const folder of [...watchers.keys()]) unwatch(folder);
+      warnOnce(`not watching the root: the scan walks ${wanted.length} folders (at most ${MAX_WATCHED_FOLDERS})`);
+      complete = false;
+      return { added: 0, complete };
+    }
+    const keep = new Set(wanted);
+    for (const folder of [...watchers.keys()]) if (!keep.has(folder)) unwatch(folder);
+    let added = 0;
+    complete = true;
+    for (const folder of wanted) {
+      if (watchers.has(folder)) continue;
+      try {
+        const watcher = watch(folder === "" ? root : join(root, folder), { persistent: false }, (_event, name) => {
+          const entry = typeof name === "string" ? name : undefined;
+          changed(entry === undefined ? undefined : folder === "" ? entry : `${folder}/${entry}`);
+        });
+        // a folder removed, or the watch lost: the next follow watches it again if it still holds files
+        watcher.on("error", () => {
+          unwatch(folder);
+          complete = false;
+          changed();
+        });
+        watchers.set(folder, watcher);
+        added++;
+      } catch (error) {
+        complete = false;
+        const code = (error as NodeJS.ErrnoException).code ?? "error";
+        if (code === "ENOSPC") {
+          // the system's inotify watches are spent: the user's editors need them more than a faster request
+          for (const held of [...watchers.keys()]) unwatch(held);
+          exhausted = true;
+          warnOnce(`not watching the root: the system's limit on watches is reached (fs.inotify.max_user_watches)`);
+          return { added: 0, complete };
         }
+        if (code !== "ENOENT") warnOnce(`cannot watch ${folder === "" ? "the root" : folder} (${code})`);
       }
+    }
+    return { added, complete };
+  };
+  return {
+    follow: (paths) => followFolders(foldersOf(paths)),
+    followFolders,
+    flush() {
+      if (settling) report();
     },
     get size() {
       return watchers.size;
     },
+    get complete() {
+      return complete;
+    },
     close() {
       clearTimeout(settling);
       settling = undefined;
+      complete = false;
       for (const folder of [...watchers.keys()]) unwatch(folder);
     },
   };

@@ -6,7 +6,7 @@
  * version) must leave the command to run as usual.
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync, readdirSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync, readdirSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import { forwardToDaemon } from "../../src/cli/daemon-client.js";
 import { SOCKET_FILE, encodeMessage } from "../../src/cli/daemon-protocol.js";
 import { startDaemon, type Daemon } from "../../src/cli/daemon-server.js";
 import { runCli } from "../../src/cli/run-cli.js";
+import { watchIsReliable } from "../../src/scan/watch-folders.js";
 import { FIXTURES, REPO_ROOT } from "../support/fixtures.js";
 import { runCliInProcess } from "../support/run-cli.js";
 
@@ -122,10 +123,13 @@ describe("daemon", () => {
     daemon = await startHere();
     const status = async () => (await forwardedStatus()) as { watching: number; refreshes: number };
     expect((await status()).watching).toBeGreaterThan(1); // the root and the folders of its files
+    // the first watch of each folder is followed by a refresh that looks at every file (what changed before it began was not seen)
+    for (let i = 0; i < 100 && (await status()).refreshes === 0; i++) await new Promise((done) => setTimeout(done, 50));
+    const started = (await status()).refreshes;
     appendFileSync(join(root, "src/auth/tokens.ts"), "\nexport function rotateSigningKeys(): number { return 1; }\n");
     // wait for the refresh (no command asked)
-    for (let i = 0; i < 100 && (await status()).refreshes === 0; i++) await new Promise((done) => setTimeout(done, 50));
-    expect((await status()).refreshes).toBeGreaterThan(0);
+    for (let i = 0; i < 100 && (await status()).refreshes === started; i++) await new Promise((done) => setTimeout(done, 50));
+    expect((await status()).refreshes).toBeGreaterThan(started);
     const index = await forwarded(args("index", "--format", "json"));
     expect(JSON.parse(index.stdout)).toMatchObject({ parsed: 0, reused: 19 });
     const graph = await forwarded(args("graph", "--format", "json"));
@@ -144,6 +148,41 @@ describe("daemon", () => {
     expect(await status()).toMatchObject({ watching: 0, refreshes: 0 });
     const unwatched = await forwarded(args("index", "--format", "json"));
     expect(JSON.parse(unwatched.stdout)).toMatchObject({ parsed: 1 });
+  });
+
+  it("where the watch is trusted, a command sees an edit made just before it: in a folder of no indexed file, and through a symlink", async () => {
+    mkdirSync(join(root, "docs"));
+    writeFileSync(join(root, "docs", "notes.md"), "notes\n");
+    mkdirSync(join(root, "shared"));
+    writeFileSync(join(root, "shared", "clock.ts.txt"), "export const skew = 1;\n");
+    symlinkSync(join("..", "..", "shared", "clock.ts.txt"), join(root, "src", "auth", "clock.ts"));
+    daemon = await startHere();
+    const status = (await forwardedStatus()) as { trusted: boolean };
+    expect(status.trusted).toBe(watchIsReliable(root));
+    const symbolsOf = async () => (JSON.parse((await forwarded(args("graph", "--format", "json"))).stdout) as { nodes: Array<{ id: string }> }).nodes.map((n) => n.id);
+    expect(await symbolsOf()).toContain("src/auth/clock.ts#skew");
+    // each edit, then the command at once: no wait for the watch's refresh
+    for (let round = 0; round < 3; round++) {
+      writeFileSync(join(root, "docs", `example${round}.ts`), `export const example${round} = ${round};\n`);
+      writeFileSync(join(root, "shared", "clock.ts.txt"), `export const skew${round} = ${round};\n`);
+      const ids = await symbolsOf();
+      expect(ids).toContain(`docs/example${round}.ts#example${round}`);
+      expect(ids).toContain(`src/auth/clock.ts#skew${round}`);
+      const direct = await runCliInProcess(["graph", "--format", "json", "--root", root, "--no-cache"], tmp);
+      expect((await forwarded(args("graph", "--format", "json"))).stdout).toBe(direct.stdout);
+    }
+    await daemon.stop();
+
+    // a link into a folder the walk leaves out (ignored): its edits raise no event of the watch, which is not trusted
+    mkdirSync(join(root, "ignored"));
+    writeFileSync(join(root, ".gitignore"), "ignored/\n");
+    writeFileSync(join(root, "ignored", "zone.ts.txt"), "export const zone = 1;\n");
+    symlinkSync(join("..", "..", "ignored", "zone.ts.txt"), join(root, "src", "auth", "zone.ts"));
+    daemon = await startHere();
+    expect(await symbolsOf()).toContain("src/auth/zone.ts#zone");
+    expect(((await forwardedStatus()) as { trusted: boolean }).trusted).toBe(false);
+    writeFileSync(join(root, "ignored", "zone.ts.txt"), "export const zoneMoved = 2;\n");
+    expect(await symbolsOf()).toContain("src/auth/zone.ts#zoneMoved");
   });
 
   it("a bad command is answered with the CLI's own usage error and exit code", async () => {

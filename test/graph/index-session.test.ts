@@ -84,4 +84,54 @@ describe("index session", () => {
     expect(await flushIndexMemory(memory)).toBeUndefined();
     expect(existsSync(join(cacheDir, INDEX_FILE))).toBe(true);
   });
+
+  it("with a watch in memory: a build looks at what it names since the last build's mark, hands the last result back when it names nothing, and walks when it cannot say", async () => {
+    const memory = createIndexMemory();
+    // a watch that names what the test says, and remembers the marks it was asked from
+    let word: string[] | undefined;
+    const asked: Array<number | undefined> = [];
+    let now = 0;
+    memory.watch = {
+      async changesSince(mark) {
+        asked.push(mark);
+        return { paths: word, mark: ++now };
+      },
+    };
+    const first = await buildGraph(root, { cacheDir, memory });
+    expect(asked).toEqual([undefined]); // no build before: no mark
+    expect(memory.latest?.watchMark).toBe(1);
+    const symbols = (g: typeof first) => [...g.files.get("src/main.ts")!.definitions.map((d) => d.name)].sort();
+
+    // an edit the watch does not name is not seen: no file is stat'ed, the last result is handed back
+    writeFileSync(join(root, "src", "main.ts"), "export const editedUnseen = 1;\n", { flag: "a" });
+    word = [];
+    const unchanged = await buildGraph(root, { cacheDir, memory });
+    expect(asked.at(-1)).toBe(1);
+    expect(unchanged.graph).toBe(first.graph);
+    expect(symbols(unchanged)).toEqual(symbols(first));
+    expect(unchanged.cache).toMatchObject({ parsed: 0, reused: first.stats.files, graphReused: true });
+    expect(memory.latest?.watchMark).toBe(2);
+
+    // named, it is looked at again
+    word = ["src/main.ts"];
+    const named = await buildGraph(root, { cacheDir, memory });
+    expect(asked.at(-1)).toBe(2);
+    expect(named.cache).toMatchObject({ parsed: 1 });
+    expect(symbols(named)).toContain("editedUnseen");
+
+    // a watch that cannot say: the root is walked, and a file it never named is found
+    writeFileSync(join(root, "src", "added.ts"), "export const added = 1;\n");
+    word = [];
+    expect((await buildGraph(root, { cacheDir, memory })).files.has("src/added.ts")).toBe(false);
+    word = undefined;
+    expect((await buildGraph(root, { cacheDir, memory })).files.has("src/added.ts")).toBe(true);
+    // the caller's own word goes first, and leaves the build without a mark: the next one walks
+    word = [];
+    await buildGraph(root, { cacheDir, memory, changedPaths: ["src/main.ts"] });
+    expect(memory.latest?.watchMark).toBeUndefined();
+    const afterCaller = asked.length;
+    await buildGraph(root, { cacheDir, memory });
+    expect(asked.length).toBe(afterCaller + 1);
+    expect(asked.at(-1)).toBeUndefined();
+  });
 });

@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { watchFolders } from "../../src/scan/watch-folders.js";
+import { watchFolders, watchIsReliable } from "../../src/scan/watch-folders.js";
 
 let root: string;
 beforeEach(() => {
@@ -44,6 +44,45 @@ describe("daemon watch", () => {
     expect(lines).toEqual([]);
     watch.close();
     expect(watch.size).toBe(0);
+  });
+
+  it("watches the folders it is given, says whether all are watched, and flush reports at once", async () => {
+    mkdirSync(join(root, "docs"));
+    const reports: Array<string[] | undefined> = [];
+    const watch = watchFolders(root, (paths) => void reports.push(paths ? [...paths].sort() : undefined), () => undefined);
+    // a folder with no indexed file (docs) is watched when the walk read it: a source file made there is seen
+    expect(watch.followFolders(["", "docs", "src", "src/a"])).toEqual({ added: 4, complete: true });
+    expect(watch.complete).toBe(true);
+    writeFileSync(join(root, "docs", "new.ts"), "export const late = 1;\n");
+    await waitFor(() => reports.flat().includes("docs/new.ts"));
+    expect(reports.flat()).toContain("docs/new.ts");
+    // the same folders again: none added
+    expect(watch.followFolders(["", "docs", "src", "src/a"])).toEqual({ added: 0, complete: true });
+    // a folder that cannot be watched leaves the watch incomplete
+    expect(watch.followFolders(["", "gone"]).complete).toBe(false);
+    expect(watch.complete).toBe(false);
+    // flush: the events received so far are reported without waiting for the burst to settle
+    watch.followFolders(["", "src/a"]);
+    reports.length = 0;
+    appendFileSync(join(root, "top.ts"), "export const flushed = 1;\n");
+    await new Promise((done) => setImmediate(done));
+    for (let i = 0; i < 50 && reports.length === 0; i++) {
+      watch.flush();
+      await new Promise((done) => setImmediate(done));
+    }
+    expect(reports.flat()).toContain("top.ts");
+    watch.close();
+    expect(watch.complete).toBe(false);
+  });
+
+  it("trusts a watch on Linux's local file systems, and on nothing else", () => {
+    if (process.platform !== "linux") {
+      expect(watchIsReliable(root)).toBe(false);
+      return;
+    }
+    expect(watchIsReliable(root)).toBe(true); // the temporary folder: ext4, tmpfs or overlayfs
+    expect(watchIsReliable("/proc")).toBe(false); // procfs changes raise no inotify event
+    expect(watchIsReliable(join(root, "missing"))).toBe(false);
   });
 
   it("reports the root-relative paths a burst of events named", async () => {

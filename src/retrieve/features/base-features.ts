@@ -21,7 +21,7 @@
  */
 import { folderOf } from "../../util/folders.js";
 import { byCodeUnit } from "../../util/sort.js";
-import { FIELD_INDEX, FIELDS } from "../lexical-index.js";
+import { FIELD_INDEX, FIELDS, type LexicalIndex } from "../lexical-index.js";
 import type { TaskQuery } from "../query.js";
 import type { RetrievalContext } from "../retrieval-context.js";
 import { GRAPH_SEEDS } from "../parameters.js";
@@ -75,6 +75,35 @@ function rankOf(values: readonly number[]): number[] {
   return ranks;
 }
 
+/** What each index's files are, asked once of each index (three cycles a query, and a resident process's queries, ask it again). */
+interface CodebaseFacts {
+  jsShare: number;
+  folders?: ReadonlyArray<ReadonlyMap<string, number>>;
+}
+const codebaseFacts = new WeakMap<LexicalIndex, CodebaseFacts>();
+
+function factsOf(index: LexicalIndex): CodebaseFacts {
+  let facts = codebaseFacts.get(index);
+  if (!facts) {
+    const jsFiles = index.files.filter((f) => JS_NAME.test(f.path)).length;
+    facts = { jsShare: index.files.length > 0 ? jsFiles / index.files.length : 0 };
+    codebaseFacts.set(index, facts);
+  }
+  return facts;
+}
+
+/** The share of the codebase's files that are JavaScript. */
+function jsShareOf(index: LexicalIndex): number {
+  return factsOf(index).jsShare;
+}
+
+/** Each file's folder field, in the index's order. */
+function foldersOfIndex(index: LexicalIndex): ReadonlyArray<ReadonlyMap<string, number>> {
+  const facts = factsOf(index);
+  facts.folders ??= index.files.map((f) => f.fields.folder);
+  return facts.folders;
+}
+
 export interface BaseFeatureInput {
   context: RetrievalContext;
   taskQuery: TaskQuery;
@@ -114,12 +143,11 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
   const terms = new Set(taskQuery.terms.map((t) => t.term));
   const concepts = new Set(taskQuery.terms.map((t) => (t.source === "glossary" ? t.original : t.term)));
   const isZh = /\p{Script=Han}/u.test(taskQuery.task) ? 1 : 0;
-  const jsFiles = index.files.filter((f) => JS_NAME.test(f.path)).length;
-  const jsShare = index.files.length > 0 ? jsFiles / index.files.length : 0;
+  const jsShare = jsShareOf(index);
 
   // named signals of the task's words
   const scopeTerms = scopeTermsOf(taskQuery.scopes ?? []);
-  const scopeIsFolder = scopeTerms.length > 0 && scopeNamesFolder(index.files.map((f) => f.fields.folder), scopeTerms);
+  const scopeIsFolder = scopeTerms.length > 0 && scopeNamesFolder(foldersOfIndex(index), scopeTerms);
   const pluralParts = pluralPartsOf(taskQuery.identifiers);
   const stopwords = loadStopwords();
   const compounds = compoundsOf(taskQuery.task, (word) => stopwords.english.has(word) || stopwords.boilerplate.has(word));
