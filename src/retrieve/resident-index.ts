@@ -55,6 +55,8 @@ export interface ResidentIndex {
    * that write is done too.
    */
   run<T>(job: () => Promise<T>, options?: { afterWrite?: boolean }): Promise<T>;
+  /** Settles once the jobs and refreshes queued so far are done (with them the look at every file a new watch asks for). */
+  settled(): Promise<void>;
   /** Stop watching and taking changes; wait for the queue; write. */
   close(): Promise<void>;
 }
@@ -192,6 +194,9 @@ export function createResidentIndex(options: ResidentIndexOptions): ResidentInde
       const answer = enqueue(job);
       const written = enqueue(afterJob);
       return afterWrite ? written.then(() => answer) : answer;
+    },
+    async settled() {
+      await enqueue(() => undefined);
     },
     async close() {
       closing = true;

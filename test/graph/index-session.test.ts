@@ -8,6 +8,7 @@ import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildGraph, createIndexMemory, flushIndexMemory } from "../../src/index.js";
+import { prepareIndexMemory } from "../../src/graph/index-memory.js";
 import { keyOfGraph } from "../../src/graph/assemble-or-update.js";
 import { openIndexSession } from "../../src/graph/index-session.js";
 import { holdsTogether } from "../../src/graph/serialize-graph.js";
@@ -83,6 +84,22 @@ describe("index session", () => {
     expect(walked.result.files.map((f) => f.path)).toContain("src/unnamed.ts");
     expect(await flushIndexMemory(memory)).toBeUndefined();
     expect(existsSync(join(cacheDir, INDEX_FILE))).toBe(true);
+  });
+
+  it("a memory that starts from the index on disk: once its graph is read, the first edit updates it in place", async () => {
+    await buildGraph(root, { cacheDir }); // the index on disk
+    const memory = createIndexMemory();
+    const first = await buildGraph(root, { cacheDir, memory }); // from disk: the graph read when first asked
+    expect(first.cache).toMatchObject({ parsed: 0, graphReused: true });
+    prepareIndexMemory(memory); // what a resident process does while idle: reads the graph
+    writeFileSync(join(root, "src", "main.ts"), "export const editedInPlace = 1;\n", { flag: "a" });
+    const edited = await buildGraph(root, { cacheDir, memory });
+    expect(edited.cache?.parsed).toBe(1);
+    expect(edited.cache?.graphUpdated).toBeGreaterThan(0); // updated in place, not assembled whole
+    expect(edited.graph.hasNode("src/main.ts#editedInPlace")).toBe(true);
+    const whole = await buildGraph(root, {});
+    expect(edited.graph.order).toBe(whole.graph.order);
+    expect(edited.graph.size).toBe(whole.graph.size);
   });
 
   it("with a watch in memory: a build looks at what it names since the last build's mark, hands the last result back when it names nothing, and walks when it cannot say", async () => {
