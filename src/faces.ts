@@ -7,7 +7,7 @@
  * src/index.ts, nothing else.
  */
 export { createResidentIndex, type ResidentIndex } from "./retrieve/resident-index.js";
-export { prepareIndexMemory, warmUpGraphUpdate } from "./graph/index-memory.js";
+export { prepareIndexMemory } from "./graph/index-memory.js";
 export { preloadParser, stopParseWorkers } from "./parse/parse-files.js";
 export { claimStoreFolder, ForeignFolderError } from "./store/store-folder.js";
 export { closestWords } from "./util/edit-distance.js";

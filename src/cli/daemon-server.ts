@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createServer, type Socket } from "node:net";
 import { createRetriever, GraphRetrieveError, type IndexMemory, type LanguageId } from "../index.js";
-import { claimStoreFolder, createResidentIndex, ForeignFolderError, preloadParser, warmUpGraphUpdate } from "../faces.js";
+import { claimStoreFolder, createResidentIndex, ForeignFolderError, preloadParser } from "../faces.js";
 import {
   askDaemon,
   createLineReader,
@@ -176,7 +176,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // the watch began after that index's walk: the refresh that looks at every file once more is done before
   // the first client comes (else that client's edit would wait for it: rollup ~0.3 s)
   await resident.settled();
-  warmUpGraphUpdate(memory);
 
   let requests = 0;
   let idleTimer: NodeJS.Timeout | undefined;

@@ -257,7 +257,7 @@ function codeGraphOf(made: RememberedBuild): CodeGraph {
     get graph(): Graph {
       return graph.graph();
     },
-    files: new Map(made.files.map((f) => [f.path, f])),
+    files: fileMapOf(made.files),
     get postings(): TermPostings {
       return postings.get();
     },
@@ -265,6 +265,15 @@ function codeGraphOf(made: RememberedBuild): CodeGraph {
     stats: made.stats,
     cache: made.cache,
   };
+}
+
+/** Each build's files by path: an unchanged build hands back the same files, and with them the same map (treat it as read-only). */
+const fileMaps = new WeakMap<readonly ParsedFile[], Map<string, ParsedFile>>();
+
+function fileMapOf(files: readonly ParsedFile[]): Map<string, ParsedFile> {
+  let map = fileMaps.get(files);
+  if (!map) fileMaps.set(files, (map = new Map(files.map((f) => [f.path, f]))));
+  return map;
 }
 
 /**

@@ -20,7 +20,7 @@ import { ForeignFolderError, type IndexStore, type StoreHeader } from "../store/
 import { createTreeKeeper, DEFAULT_KEPT_TREES, type TreeKeeper, type TreeKeeperOptions } from "../parse/kept-trees.js";
 import type { Diagnostic, ParsedFile, ScanResult } from "../types.js";
 import type { CacheStats, GraphStats } from "./code-graph.js";
-import { assembleGraphWithReads, prepareGraphUpdate } from "./assemble-graph.js";
+import { prepareGraphUpdate } from "./assemble-graph.js";
 import type { LazyGraph } from "./serialize-graph.js";
 import type { TermPostings } from "./term-postings.js";
 
@@ -188,27 +188,6 @@ export async function flushIndexMemory(memory: IndexMemory): Promise<Diagnostic 
 export function prepareIndexMemory(memory: IndexMemory): void {
   const graph = memory.latest?.graph?.graph;
   if (graph) prepareGraphUpdate(graph.compact);
-}
-
-/**
- * Run the update in place of the remembered graph once, as an edit of its
- * first file would, and keep nothing: a resident process does it at start,
- * so that its first edit runs the update's code compiled (rollup, 12,722
- * files: the first edit's graph update took ~380 ms, later ones ~100).
- * Nothing when the memory holds no build with its graph's reads.
- *
- * @example
- * await resident.settled();
- * warmUpGraphUpdate(memory);
- */
-export function warmUpGraphUpdate(memory: IndexMemory): void {
-  const latest = memory.latest;
-  const reads = latest?.graph ? readsOf(latest.graph).reads : undefined;
-  const files = latest?.built?.files;
-  const first = files?.[0]?.path;
-  if (!latest?.graph || !reads || !files || first === undefined) return;
-  const targets = new Map(Object.entries(latest.store.files).map(([path, entry]) => [path, (entry.targets ?? []).map((t) => t ?? undefined)]));
-  assembleGraphWithReads(files, targets, { graph: latest.graph.graph.compact, reads, affected: new Set([first]), changed: new Set([first]) });
 }
 
 /** The warning for an index that could not be written to `cacheDir`. */

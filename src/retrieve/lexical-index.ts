@@ -50,6 +50,8 @@ export interface LexicalIndex {
   /** Term → number of files holding it in code (names, definitions, identifiers; not comments or strings). */
   codeFrequency: TermCounter;
   averageLengths: Record<Field, number>;
+  /** How many files hold at least one of `terms` (any field), read from the postings. */
+  countHoldingAny(terms: Iterable<string>): number;
 }
 
 const TEST_PATH = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|stories|bench)\.[cm]?[jt]sx?$/i;
@@ -153,5 +155,21 @@ export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
     documentFrequency: postings.documentFrequency,
     codeFrequency: postings.codeFrequency,
     averageLengths,
+    countHoldingAny(terms) {
+      const seen = new Uint8Array(files.length);
+      let count = 0;
+      for (const term of new Set(terms)) {
+        const list = postings.postings(term);
+        if (!list) continue;
+        for (let k = 0; k < list.length; k++) {
+          const i = list[k] as number;
+          if (seen[i] === 0) {
+            seen[i] = 1;
+            count++;
+          }
+        }
+      }
+      return count;
+    },
   };
 }

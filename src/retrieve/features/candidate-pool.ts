@@ -7,7 +7,7 @@
  * files the best lexical ones change with.
  */
 import { byCodeUnit } from "../../util/sort.js";
-import type { IndexedFile } from "../lexical-index.js";
+import type { IndexedFile, LexicalIndex } from "../lexical-index.js";
 import type { RetrievalContext } from "../retrieval-context.js";
 import type { Bm25fParameters } from "../signals/bm25f.js";
 import { POOL_COCHANGE_PER_SEED, POOL_HISTORY, POOL_SIMILAR, POOL_LEXICAL, POOL_NEIGHBOURS_PER_SEED, POOL_PLAIN, POOL_SEEDS } from "../parameters.js";
@@ -57,6 +57,20 @@ export function neighboursOf(context: RetrievalContext, path: string): Array<{ p
     .sort((a, b) => b.weight - a.weight || byCodeUnit(a.path, b.path));
 }
 
+/** Each index's files the caller's path test allows (1) or not (0), by test: a resident process asks the same of every query. */
+const allowedByIndex = new WeakMap<LexicalIndex, WeakMap<(path: string) => boolean, Uint8Array>>();
+
+function allowedFiles(index: LexicalIndex, isAllowed: (path: string) => boolean): Uint8Array {
+  let byTest = allowedByIndex.get(index);
+  if (!byTest) allowedByIndex.set(index, (byTest = new WeakMap()));
+  let allowed = byTest.get(isAllowed);
+  if (!allowed) {
+    allowed = Uint8Array.from(index.files, (file: IndexedFile) => (isAllowed(file.path) ? 1 : 0));
+    byTest.set(isAllowed, allowed);
+  }
+  return allowed;
+}
+
 /**
  * @example
  * const pool = collectPool(context, prepareTerms(index, query), taskNamesOf(taskQuery), options);
@@ -68,8 +82,11 @@ export function collectPool(context: RetrievalContext, terms: readonly PreparedT
   const eligible = (file: IndexedFile) => options.isAllowed(file.path) && !(options.excludeTests && file.isTest);
   const history = context.history;
   const pastOf = (path: string) => options.historyQuery?.scores.get(path) ?? 0;
-  for (const file of context.index.files) {
-    if (!eligible(file)) continue;
+  const allowed = allowedFiles(context.index, options.isAllowed);
+  const { files } = context.index;
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i]!;
+    if (allowed[i] === 0 || (options.excludeTests && file.isTest)) continue;
     const lexical = lexicalEvidence(context.index, file, terms, options.bm25f);
     const evidence = nameEvidence(file, names);
     const past = pastOf(file.path);

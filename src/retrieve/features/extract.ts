@@ -62,8 +62,7 @@ export function extractTaskFeatures(context: RetrievalContext, task: string, opt
     ...historyQuery(context, searched, terms),
   };
   const pool = collectPool(context, terms, names, poolOptions);
-  let matching = 0;
-  for (const file of context.index.files) if (terms.some((t) => file.allTerms.has(t.term))) matching++;
+  const matching = context.index.countHoldingAny(terms.map((t) => t.term));
   const rows = baseFeatures({ context, taskQuery: searched.taskQuery, pool, matching, ...(poolOptions.similar ? { similar: poolOptions.similar } : {}) });
   const graph = poolGraphOf(context, pool.map((f) => f.path));
   return { searched, terms, names, pool, rows, graph, excludeTests, matching, poolOptions };
