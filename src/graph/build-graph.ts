@@ -56,7 +56,9 @@ export interface BuildGraphOptions extends ScanOptions {
    * at again and the rest of that build's scan is reused, without reading
    * a folder; when one of them is not a file of it (a new file, a folder, a
    * config file) the root is scanned as usual. A resident process's
-   * refresh on a watch event; a command checks every file.
+   * refresh on a watch event; a command checks every file, unless the
+   * memory's own watch is trusted to name each change (see
+   * IndexMemory.watch, which this option goes before).
    */
   changedPaths?: readonly string[];
   /**
