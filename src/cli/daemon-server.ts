@@ -1,12 +1,13 @@
 /**
  * The daemon: one process per root that keeps the index in memory and runs
  * the CLI's commands for its clients (see daemon-client.ts), one at a time.
- * Before each command it checks the root as every run does (a stat of each
- * file), so an edited file is parsed and its graph updated in place; the
- * index folder is written after the client has its answer. It also watches
- * the folders of the indexed files (watchFolders): a change there
- * refreshes the index in memory at once, so the next command usually finds
- * it done. It stops on a `stop` request, on SIGINT/SIGTERM, or after
+ * It watches the folders the scan walked (watchFolders): a change there
+ * refreshes the index in memory at once (the edited files parsed, the graph
+ * updated in place), so the next command usually finds it done. Before each
+ * command it looks at what changed since: where the watch is trusted (see
+ * resident-index.ts), the files it named; elsewhere every file, a stat each,
+ * as every run does. The index folder is written after the client has its
+ * answer. It stops on a `stop` request, on SIGINT/SIGTERM, or after
  * `idleMinutes` without one.
  */
 import { chmodSync, lstatSync, rmSync } from "node:fs";

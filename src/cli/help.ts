@@ -48,8 +48,10 @@ MCP server (graph-retrieve mcp):
 Daemon (graph-retrieve daemon start):
   indexes the root, then serves in the background; every retrieval, graph
   and index command for that root is answered by it, from memory. It watches
-  the folders of the indexed files and refreshes the index as soon as one
-  changes (--no-watch: only when a command asks). It stops
+  the folders the scan walked and refreshes the index as soon as a file
+  changes; on Linux and a local file system a command then looks only at
+  the files the watch named, elsewhere at every file (daemon status says
+  which; --no-watch: only when a command asks). It stops
   after --idle-minutes N without a request (default 30) or on daemon stop;
   daemon status prints its pid (exit 1: none runs; --format json); daemon
   run serves in the foreground. --include, --also-include, --exclude,
