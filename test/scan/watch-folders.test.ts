@@ -3,7 +3,7 @@
  * change in one of them is reported (the daemon's refresh on it is tested
  * in test/cli/daemon.test.ts, the MCP server's in test/mcp).
  */
-import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -73,6 +73,20 @@ describe("daemon watch", () => {
     expect(reports.flat()).toContain("top.ts");
     watch.close();
     expect(watch.complete).toBe(false);
+  });
+
+  it("a burst of more events than inotify may queue is reported as anything changed", async () => {
+    if (process.platform !== "linux") return;
+    const limit = Number.parseInt(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"), 10);
+    const reports: Array<string[] | undefined> = [];
+    const watch = watchFolders(root, (paths) => void reports.push(paths ? [...paths] : undefined), () => undefined);
+    watch.followFolders(["", "src", "src/a"]);
+    // more than half the queue's events (create, then write: two each), faster than a settle
+    const files = Math.ceil(limit / 4) + 100;
+    for (let i = 0; i < files; i++) writeFileSync(join(root, "src", "a", `f${i}.ts`), "x\n");
+    await waitFor(() => reports.includes(undefined));
+    watch.close();
+    expect(reports).toContain(undefined);
   });
 
   it("trusts a watch on Linux's local file systems, and on nothing else", () => {
