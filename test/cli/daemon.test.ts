@@ -185,6 +185,25 @@ describe("daemon", () => {
     expect(await symbolsOf()).toContain("src/auth/zone.ts#zoneMoved");
   });
 
+  it("a folder removed and made again is watched again: an edit in it later is seen", async () => {
+    daemon = await startHere();
+    const ids = async () => (await forwarded(args("graph", "--format", "json"))).stdout;
+    expect(await ids()).toContain("src/auth/tokens.ts");
+    const saved = join(tmp, "auth-saved");
+    cpSync(join(root, "src", "auth"), saved, { recursive: true });
+    rmSync(join(root, "src", "auth"), { recursive: true });
+    expect(await ids()).not.toContain("src/auth/tokens.ts");
+    cpSync(saved, join(root, "src", "auth"), { recursive: true });
+    expect(await ids()).toContain("src/auth/tokens.ts");
+    // the new folder's own edits: its old watch died with it
+    for (let round = 0; round < 3; round++) {
+      appendFileSync(join(root, "src", "auth", "tokens.ts"), `\nexport const revived${round} = ${round};\n`);
+      expect(await ids()).toContain(`src/auth/tokens.ts#revived${round}`);
+    }
+    const direct = await runCliInProcess(["graph", "--format", "json", "--root", root, "--no-cache"], tmp);
+    expect(await ids()).toBe(direct.stdout);
+  });
+
   it("a bad command is answered with the CLI's own usage error and exit code", async () => {
     daemon = await startHere();
     const run = await forwarded(args(TASK, "--strategy", "fastest"));
