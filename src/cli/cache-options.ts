@@ -1,9 +1,9 @@
 import { realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { BuildGraphOptions } from "../index.js";
 // not through src/index.ts: the daemon client finds the daemon's socket with it before any library code loads
 import { defaultCacheDir } from "../store/cache-dir.js";
+import { os } from "../util/builtins.js";
 import type { CliValues } from "./options.js";
 import type { CliIo } from "./cli-io.js";
 import { createProgressBar } from "./progress-bar.js";
@@ -22,7 +22,7 @@ export function cacheDirOption(values: CliValues, io: Pick<CliIo, "cwd" | "env">
   } catch {
     return undefined; // the scan reports the missing root
   }
-  return defaultCacheDir(realRoot, { platform: process.platform, env: io.env ?? process.env, homedir: homedir() });
+  return defaultCacheDir(realRoot, { platform: process.platform, env: io.env ?? process.env, homedir: os().homedir() });
 }
 
 /** The graph options every command shares: the index folder (and its memory, in the daemon) and a progress bar on a terminal (none with --quiet). */

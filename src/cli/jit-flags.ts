@@ -2,7 +2,7 @@
  * V8 settings for a command that runs once and exits (see
  * {@link shortRunJit}); the resident commands keep V8's defaults.
  */
-import { setFlagsFromString } from "node:v8";
+import { v8 } from "../util/builtins.js";
 import { readArgv } from "./options.js";
 
 /**
@@ -25,6 +25,7 @@ const INTERRUPT_BUDGET = 1_200_000;
  */
 export function shortRunJit(v8Version: string = process.versions.v8): void {
   if (!hasKnownFlags(v8Version)) return;
+  const { setFlagsFromString } = v8();
   setFlagsFromString("--no-turbo-inlining");
   setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
 }

@@ -7,8 +7,8 @@
  * defaultCacheDir("/home/me/app", { platform: "linux", env: {}, homedir: "/home/me" });
  * // "/home/me/.cache/graph-retrieve/3f1c…" (16 hex digits)
  */
-import { createHash } from "node:crypto";
 import { posix, win32 } from "node:path";
+import { crypto } from "../util/builtins.js";
 
 /** What decides the user cache folder. */
 export interface CacheDirContext {
@@ -54,5 +54,5 @@ export function defaultCacheDir(realRoot: string, context: CacheDirContext): str
 
 /** 16 hex digits naming a root's index folder. */
 export function rootKey(realRoot: string): string {
-  return createHash("sha256").update(realRoot).digest("hex").slice(0, 16);
+  return crypto().createHash("sha256").update(realRoot).digest("hex").slice(0, 16);
 }
