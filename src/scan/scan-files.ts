@@ -30,7 +30,7 @@
  * });
  * files[0]; // { path: "src/index.ts", absPath: "/home/me/my-app/src/index.ts", size: 812, … }
  */
-import { lstatSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, readdirSync, type Dirent, type Stats } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { RootError, UsageError } from "../errors.js";
@@ -273,7 +273,13 @@ async function walkDir(state: WalkState, task: DirTask): Promise<void> {
     state.diagnostics.push(skippedUnreadable(task.path, "folder", errorCodeOf(error)));
     return;
   }
-  if (isOutputFolder(state, task.path, entries)) return;
+  const output = outputFolderReads(state, task, entries);
+  if (output) {
+    // left out; the folders read to decide are reported as read (a resident process watches them: one that
+    // stops looking like output is walked again)
+    for (const [path, read] of output) state.onFolder?.(path, read);
+    return;
+  }
   state.onFolder?.(task.path, entries);
   const here: DirTask = { ...task, levels: await addGitignore(state, task, entries) };
   const pending: Promise<void>[] = [];
@@ -348,11 +354,34 @@ async function addGitignore(state: WalkState, task: DirTask, entries: readonly D
   }
 }
 
-/** A `build` folder whose entries look like build output, and that no include glob names: left out, read but not walked. */
-function isOutputFolder(state: WalkState, path: string, entries: readonly Dirent[]): boolean {
+/** A `build` folder holding more folders than this is not looked into for output (see outputFolderReads). */
+const MAX_OUTPUT_SUBFOLDERS = 8;
+
+/**
+ * A `build` folder that no include glob names, whose entries look like
+ * build output, or whose entries are all folders whose own entries do
+ * (`build/legacy` and `build/modern`, one build per target, as
+ * tanstack-style packages ship them): left out, read but not walked. The
+ * folders read to decide, with their entries; undefined when it is walked.
+ */
+function outputFolderReads(state: WalkState, task: DirTask, entries: Dirent[]): Array<[string, Dirent[]]> | undefined {
+  const { path } = task;
   const name = path.slice(path.lastIndexOf("/") + 1);
-  if (path === "" || !OUTPUT_DIR_NAMES.has(name) || state.filter.namesFolder(path)) return false;
-  return looksLikeBuildOutput(entries.map((entry) => entry.name));
+  if (path === "" || !OUTPUT_DIR_NAMES.has(name) || state.filter.namesFolder(path)) return undefined;
+  if (looksLikeBuildOutput(entries.map((entry) => entry.name))) return [[path, entries]];
+  if (entries.length === 0 || entries.length > MAX_OUTPUT_SUBFOLDERS || !entries.every((entry) => entry.isDirectory())) return undefined;
+  const reads: Array<[string, Dirent[]]> = [[path, entries]];
+  for (const entry of entries) {
+    let inner: Dirent[];
+    try {
+      inner = readdirSync(childPath(task.realPath, entry.name), { withFileTypes: true });
+    } catch {
+      return undefined; // walked, and the walk reports what it cannot read
+    }
+    if (!looksLikeBuildOutput(inner.map((e) => e.name))) return undefined;
+    reads.push([`${path}/${entry.name}`, inner]);
+  }
+  return reads;
 }
 
 /** A folder left out by its name: unless an include glob names it (and it is no version-control folder). */

@@ -154,6 +154,29 @@ describe("scanFiles: default excludes", () => {
     expect(pathsOf(await scanFiles(dir, { include: ["web/build/**"] }))).toEqual(["web/build/app.js"]);
   });
 
+  it("leaves out a build folder that holds one build per target (build/legacy, build/modern), and reads one whose folders hold scripts", async () => {
+    await writeTree(dir, {
+      "pkg/build/legacy/query.js": "",
+      "pkg/build/legacy/query.js.map": "",
+      "pkg/build/legacy/query.d.ts": "",
+      "pkg/build/modern/query.cjs": "",
+      "pkg/build/modern/query.d.cts": "",
+      "pkg/src/query.ts": "",
+      "tools/build/release/publish.ts": "",
+      "tools/build/release/notes.mjs": "",
+      "mixed/build/legacy/a.js": "",
+      "mixed/build/legacy/a.js.map": "",
+      "mixed/build/scripts/check.ts": "",
+    });
+    const read: string[] = [];
+    const result = await scanFiles(dir, {}, { onFolder: (path) => void read.push(path) });
+    expect(pathsOf(result)).toEqual(["mixed/build/legacy/a.js", "mixed/build/scripts/check.ts", "pkg/src/query.ts", "tools/build/release/notes.mjs", "tools/build/release/publish.ts"]);
+    // the folders read to decide are reported as read (a resident process watches them)
+    expect(read).toEqual(expect.arrayContaining(["pkg/build", "pkg/build/legacy", "pkg/build/modern"]));
+    // an include glob naming it reads it
+    expect(pathsOf(await scanFiles(dir, { include: ["pkg/build/**"] }))).toEqual(["pkg/build/legacy/query.d.ts", "pkg/build/legacy/query.js", "pkg/build/modern/query.cjs", "pkg/build/modern/query.d.cts"]);
+  });
+
   it("reads a left-out folder an include glob names (dist/**, packages/*/dist/**, **/build/**), never a VCS folder, and not for a glob that names no folder", async () => {
     await writeTree(dir, {
       "dist/a.js": "",
