@@ -35,6 +35,25 @@ async function parseOnWorker(script: string, jobs: readonly ParseJob[]): Promise
   }
 }
 
+/** The bin's files these entries reach by static imports, and the packages and built-ins they import. */
+function staticImports(entries: readonly string[]): { seen: Set<string>; packages: Set<string> } {
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (chunk: string) => {
+    if (seen.has(chunk)) return;
+    seen.add(chunk);
+    const text = readFileSync(join(BIN_DIR, chunk), "utf8");
+    // static imports, with bindings or for their effects (never import(): a chunk loaded on demand)
+    for (const [, from, bare] of text.matchAll(/^import\s[^;]*?\bfrom\s+"([^"]+)"|^import\s+"([^"]+)"/gm)) {
+      const specifier = (from ?? bare)!;
+      if (specifier.startsWith("./")) visit(specifier.slice(2));
+      else packages.add(specifier);
+    }
+  };
+  for (const entry of entries) visit(entry);
+  return { seen, packages };
+}
+
 describe("the bundled bin", () => {
   it("starts with its shebang and loads no module of tsc's dist/cli output", () => {
     const main = readFileSync(join(BIN_DIR, "main.js"), "utf8");
@@ -46,19 +65,7 @@ describe("the bundled bin", () => {
   });
 
   it("the daemon's client (main.js before it forwards) loads no hashing, V8 flags or OS module: a command with --cache-dir needs none", () => {
-    const packages = new Set<string>();
-    const seen = new Set<string>();
-    const visit = (chunk: string) => {
-      if (seen.has(chunk)) return;
-      seen.add(chunk);
-      const text = readFileSync(join(BIN_DIR, chunk), "utf8");
-      for (const [, from, bare] of text.matchAll(/^import\s[^;]*?\bfrom\s+"([^"]+)"|^import\s+"([^"]+)"/gm)) {
-        const specifier = (from ?? bare)!;
-        if (specifier.startsWith("./")) visit(specifier.slice(2));
-        else packages.add(specifier);
-      }
-    };
-    visit("main.js");
+    const { packages } = staticImports(["main.js"]);
     expect(packages).toContain("node:fs");
     // node:crypto alone cost ~10 ms of a daemon query's ~0.2 s; each is required where it is first needed
     for (const name of ["node:crypto", "node:v8", "node:os", "node:net"]) expect(packages).not.toContain(name);
@@ -67,21 +74,7 @@ describe("the bundled bin", () => {
   it("every command's static imports leave out the resolver, its config parser and TypeScript, which only a build that resolves imports loads", () => {
     // main.js and run-cli (what main.js loads for every command run here, not forwarded to a daemon); a warm query
     // resolves nothing, and loading the resolver's chunk and jsonc-parser cost it ~20 ms of ~0.4 s on effect
-    const seen = new Set<string>();
-    const packages = new Set<string>();
-    const visit = (chunk: string) => {
-      if (seen.has(chunk)) return;
-      seen.add(chunk);
-      const text = readFileSync(join(BIN_DIR, chunk), "utf8");
-      // static imports, with bindings or for their effects (never import(): a chunk loaded on demand)
-      for (const [, from, bare] of text.matchAll(/^import\s[^;]*?\bfrom\s+"([^"]+)"|^import\s+"([^"]+)"/gm)) {
-        const specifier = (from ?? bare)!;
-        if (specifier.startsWith("./")) visit(specifier.slice(2));
-        else packages.add(specifier);
-      }
-    };
-    visit("main.js");
-    visit("run-cli.chunk.js");
+    const { seen, packages } = staticImports(["main.js", "run-cli.chunk.js"]);
     expect(seen.size).toBeGreaterThan(3);
     // the resolver's chunk is the one that defines createResolver; the scan's glob filter is reached statically
     const chunksDefining = (fn: string) =>
