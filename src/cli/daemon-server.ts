@@ -123,8 +123,8 @@ const INDEX_WARM_UPS = 3;
  * slower (see docs/benchmarks.md).
  */
 async function warmUpCommands(runCli: RunCli, root: string, cacheDir: string, scan: DaemonOptions["scan"], memory: IndexMemory): Promise<void> {
-  const argv = [
-    "index",
+  // the root and scan options every warm-up command gives
+  const common = [
     "--root",
     root,
     ...(scan.include ?? []).flatMap((glob) => ["--include", glob]),
@@ -133,14 +133,12 @@ async function warmUpCommands(runCli: RunCli, root: string, cacheDir: string, sc
     ...(scan.maxFileBytes !== undefined ? ["--max-file-bytes", String(scan.maxFileBytes)] : []),
     "--cache-dir",
     cacheDir,
-    "--quiet",
   ];
   const dropped: CliIo = { stdout: () => undefined, stderr: () => undefined, cwd: root, env: {}, isStderrTty: false, memory };
-  for (let run = 0; run < INDEX_WARM_UPS; run++) await runCli(argv, dropped);
+  for (let run = 0; run < INDEX_WARM_UPS; run++) await runCli(["index", ...common, "--quiet"], dropped);
   // and the retrieval command: rollup's first 15 queries in a fresh daemon, in-process p50 95 / 125 / 112 ms
   // without, 80 / 99 / 69 ms with two (3 daemons each, interleaved), for 0.5-1.3 s more to start (five: 78 / 78 /
   // 84 ms, for ~2.9 s)
-  const common = argv.slice(1, -1);
   for (const task of WARM_UP_TASKS) await runCli([task, ...common, "--format", "json", "--quiet"], dropped);
 }
 

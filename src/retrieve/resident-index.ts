@@ -61,6 +61,9 @@ export interface ResidentIndex {
   close(): Promise<void>;
 }
 
+/** Paths the watch's log for the builds holds at most (see changesSince); past it, the next build walks the root. */
+const MAX_LOGGED_PATHS = 100_000;
+
 /** After a refresh, the next update's indexes are made this much later (see prepareIndexMemory), after a job waiting for the refresh. */
 const PREPARE_DELAY_MS = 100;
 
@@ -152,7 +155,12 @@ export function createResidentIndex(options: ResidentIndexOptions): ResidentInde
   const changed = (paths: ReadonlySet<string> | undefined) => {
     mark++;
     if (!paths) lostAt = mark;
-    else for (const path of paths) changedAt.set(path, mark);
+    else if (reliable) for (const path of paths) changedAt.set(path, mark);
+    // a log no build has asked of for long (the watch untrusted meanwhile): anything may have changed instead
+    if (changedAt.size > MAX_LOGGED_PATHS) {
+      changedAt.clear();
+      lostAt = mark;
+    }
     if (!paths) changedPaths = undefined;
     else for (const path of paths) changedPaths?.add(path);
     if (refreshQueued || closing) return;

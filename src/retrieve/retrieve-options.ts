@@ -104,33 +104,20 @@ export function checkRetrieveOptions(options: RetrieveOptions): void {
   }
 }
 
-/** Paths whose answer the last path test keeps (a resident process asks the same globs of the same files each query). */
-const MAX_REMEMBERED_PATHS = 200_000;
-
-/** The last globs made into a path test, and its answers so far. */
-let lastPathTest: { key: string; test: (path: string) => boolean; answers: Map<string, boolean> } | undefined;
+/** The last globs made into a path test, and that test. */
+let lastPathTest: { key: string; test: (path: string) => boolean } | undefined;
 
 /**
  * The caller's include/exclude globs as one path test (the scan's own glob
- * rules). The same globs again give the same test, whose answers are kept:
- * a daemon's query on rollup (12,724 files, `--include '**'`) asked
- * picomatch of every file, ~9 ms a query.
+ * rules). The same globs again give the same function, so that what is
+ * kept by the test (the pool's allowed files of an index, see
+ * candidate-pool.ts) is found again by a resident process's next query.
  */
 export function createPathTest(include?: string[], exclude?: string[], alsoInclude?: string[]): (path: string) => boolean {
   const key = JSON.stringify([include ?? null, exclude ?? null, alsoInclude ?? null]);
   if (lastPathTest?.key !== key) {
     const filter = createPathFilter({ include, exclude, alsoInclude });
-    const answers = new Map<string, boolean>();
-    const test = (path: string): boolean => {
-      let answer = answers.get(path);
-      if (answer === undefined) {
-        if (answers.size >= MAX_REMEMBERED_PATHS) answers.clear();
-        answer = filter.isIncluded(path) && !filter.isExcluded(path);
-        answers.set(path, answer);
-      }
-      return answer;
-    };
-    lastPathTest = { key, test, answers };
+    lastPathTest = { key, test: (path) => filter.isIncluded(path) && !filter.isExcluded(path) };
   }
   return lastPathTest.test;
 }

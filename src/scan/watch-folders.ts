@@ -13,7 +13,6 @@
  */
 import { readFileSync, statfsSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
-import { foldersOf } from "../util/folders.js";
 
 /** More folders than this and nothing is watched (each is an inotify watch on Linux, a limited resource). */
 export const MAX_WATCHED_FOLDERS = 8192;
@@ -64,8 +63,6 @@ function floodLimit(): number {
 }
 
 export interface FolderWatch {
-  /** Watch the folders of these files and their ancestors (paths relative to the root, `/`-separated), and no other. */
-  follow(paths: readonly string[]): FollowOutcome;
   /** Watch these folders ("" for the root), and no other. */
   followFolders(folders: readonly string[]): FollowOutcome;
   /** Report the events received so far now, without waiting for the burst to settle. */
@@ -94,7 +91,7 @@ export interface FollowOutcome {
  *
  * @example
  * const watch = watchFolders(root, () => scheduleRefresh(), (line) => console.error(`daemon: ${line}`));
- * watch.follow(Object.keys(index.files));
+ * watch.followFolders(["", "src", "src/lib"]);
  */
 export function watchFolders(root: string, onChange: (paths: ReadonlySet<string> | undefined) => void, log: (line: string) => void): FolderWatch {
   const watchers = new Map<string, FSWatcher>();
@@ -172,7 +169,6 @@ export function watchFolders(root: string, onChange: (paths: ReadonlySet<string>
     return { added, complete };
   };
   return {
-    follow: (paths) => followFolders(foldersOf(paths)),
     followFolders,
     flush() {
       if (settling) report();

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { watchFolders, watchIsReliable } from "../../src/scan/watch-folders.js";
+import { foldersOf } from "../../src/util/folders.js";
 
 let root: string;
 beforeEach(() => {
@@ -27,19 +28,19 @@ describe("daemon watch", () => {
     let changes = 0;
     const lines: string[] = [];
     const watch = watchFolders(root, () => void changes++, (line) => lines.push(line));
-    watch.follow(["src/a/one.ts", "top.ts"]);
+    watch.followFolders(foldersOf(["src/a/one.ts", "top.ts"]));
     expect(watch.size).toBe(3); // the root, src and src/a
     appendFileSync(join(root, "src/a/one.ts"), "export const two = 2;\n");
     await waitFor(() => changes > 0);
     expect(changes).toBeGreaterThan(0);
-    watch.follow(["top.ts"]);
+    watch.followFolders(foldersOf(["top.ts"]));
     expect(watch.size).toBe(1);
     const before = changes;
     appendFileSync(join(root, "src/a/one.ts"), "export const three = 3;\n");
     await new Promise((done) => setTimeout(done, 200));
     expect(changes).toBe(before);
     // a folder that is gone is left out without a word
-    watch.follow(["gone/file.ts", "top.ts"]);
+    watch.followFolders(foldersOf(["gone/file.ts", "top.ts"]));
     expect(watch.size).toBe(1);
     expect(lines).toEqual([]);
     watch.close();
@@ -102,7 +103,7 @@ describe("daemon watch", () => {
   it("reports the root-relative paths a burst of events named", async () => {
     const reports: Array<string[] | undefined> = [];
     const watch = watchFolders(root, (paths) => void reports.push(paths ? [...paths].sort() : undefined), () => undefined);
-    watch.follow(["src/a/one.ts", "top.ts"]);
+    watch.followFolders(foldersOf(["src/a/one.ts", "top.ts"]));
     appendFileSync(join(root, "src/a/one.ts"), "export const two = 2;\n");
     appendFileSync(join(root, "top.ts"), "export const more = 2;\n");
     await waitFor(() => reports.flat().includes("top.ts") && reports.flat().includes("src/a/one.ts"));
