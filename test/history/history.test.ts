@@ -108,6 +108,27 @@ describe("reading the history", () => {
     expect(evidence.cochange.get("src/access-tokens.ts")?.get("src/auth.ts")).toBeGreaterThan(0);
   });
 
+  it("keeps the history in history.json as it was read (each path and term once), and reads a damaged file afresh", async () => {
+    const root = makeRepo([
+      { message: "add the token check", files: { "src/tokens.ts": exportOf("check"), "src/auth.ts": exportOf("login") } },
+      { message: "expiry of the token", files: { "src/tokens.ts": exportOf("check2") } },
+      { message: "rename the tokens module", files: {}, rename: ["src/tokens.ts", "src/access-tokens.ts"] },
+    ]);
+    const cacheDir = join(root, "..", `${root.split("/").pop()}-cache`);
+    scratch.push(cacheDir);
+    const read = (await refreshHistory(root, { cacheDir }))!;
+    const stored = JSON.parse(readFileSync(join(cacheDir, HISTORY_FILE), "utf8")) as { history: { strings: string[] } };
+    // "src/tokens.ts" is named by all three commits, once in the file
+    expect(stored.history.strings.filter((s) => s === "src/tokens.ts")).toHaveLength(1);
+    const kept = (await refreshHistory(root, { cacheDir }))!;
+    expect(kept.read.how).toBe("kept");
+    expect(kept.history).toEqual(read.history);
+    expect(kept.history.commits[0]!.renames).toEqual([["src/tokens.ts", "src/access-tokens.ts"]]);
+    // a number that names no string: read from git again, not trusted
+    writeFileSync(join(cacheDir, HISTORY_FILE), readFileSync(join(cacheDir, HISTORY_FILE), "utf8").replace(/\[(\d+),(\d+)\]\]/, "[$1,99999]]"));
+    expect((await refreshHistory(root, { cacheDir }))!.read.how).toBe("fresh");
+  });
+
   it("adds only the new commits when HEAD moved forward, and reads afresh after a rewrite", async () => {
     const root = routerRepo();
     const cacheDir = join(root, "..", `${root.split("/").pop()}-cache`);
