@@ -166,7 +166,9 @@ const HEAVY_GETTERS: PropertyDescriptorMap = Object.fromEntries(
 
 /** A file's facts whose heavy part is read from the body's [at, at + length) and parsed on first use. */
 function lazyParsedFile(light: Omit<ParsedFile, HeavyKey>, body: FactsBody, at: number, length: number): ParsedFile {
-  const parsed = Object.defineProperties(light, HEAVY_GETTERS) as ParsedFile;
+  // one defineProperty a key: defineProperties reads its descriptor map anew for each object (~10 ms on rollup)
+  for (const key of HEAVY_KEYS) Object.defineProperty(light, key, HEAVY_GETTERS[key]!);
+  const parsed = light as ParsedFile;
   storedHeavy.set(parsed, { body, at, length });
   return parsed;
 }
@@ -296,17 +298,17 @@ function inRange(at: unknown, size: number): at is [number, number] {
 
 /** The stored entries with their facts made whole (the heavy part read on first use); undefined when one points outside the body. */
 function withLazyFacts(files: Record<string, DiskFile>, body: FactsBody): Record<string, StoredFile> | undefined {
-  const out: Record<string, StoredFile> = {};
-  for (const [path, disk] of Object.entries(files)) {
+  // each entry is index.json's own object, made whole in place: a new table and entry per file cost rollup's
+  // 12,724 files ~15 ms and their garbage
+  for (const path of Object.keys(files)) {
+    const disk = files[path];
     if (typeof disk !== "object" || disk === null || typeof disk.parsed !== "object" || disk.parsed === null || !inRange(disk.facts, body.length)) return undefined;
-    const { facts } = disk;
-    // built field by field, not with a rest spread: 12,724 of them on rollup
-    const entry: StoredFile = { size: disk.size, mtimeMs: disk.mtimeMs, hash: disk.hash, parsed: lazyParsedFile(disk.parsed, body, facts[0], facts[1]) };
-    if (disk.targets !== undefined) entry.targets = disk.targets;
-    if (disk.unresolved !== undefined) entry.unresolved = disk.unresolved;
-    out[path] = entry;
+    const [at, length] = disk.facts;
+    // the range is the entry's last key (as diskFormOf writes it): V8 drops a last key without leaving fast mode
+    delete (disk as Partial<DiskFile>).facts;
+    (disk as unknown as StoredFile).parsed = lazyParsedFile(disk.parsed, body, at, length);
   }
-  return out;
+  return files as unknown as Record<string, StoredFile>;
 }
 
 /**
