@@ -5,7 +5,7 @@
  * never look at memory or disk themselves; without `cacheDir` it is empty
  * and commits nothing.
  */
-import { rescanFiles, resolveScanRoot, scanFiles, type ScanHints } from "../scan/index.js";
+import { rescanFiles, resolveScanRoot, scanFiles, type FolderSnapshot, type ScanHints } from "../scan/index.js";
 import {
   configFileNames,
   createStoreHeader,
@@ -18,6 +18,7 @@ import {
   type LoadedStore,
   type StoreHeader,
   type StoredFile,
+  type StoredFolders,
   type StoredGraph,
   type StoredGraphCounts,
   type StoredSections,
@@ -202,6 +203,9 @@ function diskSession(
   let watchMark: number | undefined;
   // the key of the ignore rules this build's scan read (a scan the watch spared reads none: the last one's holds)
   let ignoreKey = loaded.store.ignoreKey;
+  // what this build's walk read of each folder, and whether it differs from the stored (a walk the watch spared
+  // makes none: the stored one holds, its folders' times say when not)
+  let foldersMade: { snapshot: FolderSnapshot; changed: boolean } | undefined;
   // the postings of the facts the index holds: read once; the remembered ones asked once (their memo lets go of the
   // build that made them then, so a resident process's builds do not hold each other in a chain)
   let previousPostings: { value: TermPostings | undefined } | undefined;
@@ -238,9 +242,17 @@ function diskSession(
       // the config files of each folder the walk reads: the resolution fingerprint needs them, and reading
       // the folders again cost date-fns (200 folders) ~12 ms of each warm run
       const configNames = new Map<string, string[]>();
+      // the known files by path: a Map hashes a path read from a folder once, where the index's table (an object of
+      // 12,724 keys on rollup) first looked each one up among the engine's interned strings (~20 ms a warm run)
+      let knownFiles: Map<string, StoredFile> | undefined;
+      // the last walk's folders, when made under these options: one unchanged since is taken from it unread
+      const lastFolders = loaded.store.folders?.scanKey === scanKey ? loaded.store.folders : undefined;
+      const lastConfigs = lastFolders?.configNames;
       const result = await scanFiles(root, options, {
-        onFolder: (path, entries) => void configNames.set(path, configFileNames(entries)),
-        known: (path) => (Object.hasOwn(previous, path) ? previous[path] : undefined),
+        onFolder: (path, entries) =>
+          void configNames.set(path, entries ? configFileNames(entries) : lastConfigs && Object.hasOwn(lastConfigs, path) && Array.isArray(lastConfigs[path]) ? lastConfigs[path] : []),
+        folders: { ...(lastFolders ? { last: lastFolders.snapshot } : {}), found: (made) => void (foldersMade = made) },
+        known: (path) => (knownFiles ??= new Map(Object.entries(previous))).get(path),
         ignoreKey: {
           ...(loaded.store.ignoreKey !== undefined ? { known: loaded.store.ignoreKey, knownFolders: foldersHolding(Object.keys(previous)) } : {}),
           found: (key) => void (ignoreKey = key),
@@ -290,7 +302,11 @@ function diskSession(
     },
     async commit(state) {
       // new ignore rules are kept even when no file changed: else each later walk would find them new and ask them
-      const changed = state.changed || ignoreKey !== loaded.store.ignoreKey;
+      // and a walk's new folder snapshot, so that the next walk takes the folders unchanged since from it
+      const changed = state.changed || ignoreKey !== loaded.store.ignoreKey || foldersMade?.changed === true;
+      const folders: StoredFolders | undefined = foldersMade
+        ? { scanKey, snapshot: foldersMade.snapshot, configNames: Object.fromEntries([...(scanned?.configNames ?? [])].filter(([, names]) => names.length > 0)) }
+        : loaded.store.folders;
       const store: IndexStore = changed
         ? {
             header,
@@ -299,6 +315,7 @@ function diskSession(
             graphKey: state.graphKey,
             ...(state.graphCounts ? { graphCounts: state.graphCounts } : {}),
             ...(ignoreKey !== undefined ? { ignoreKey } : {}),
+            ...(folders ? { folders } : {}),
           }
         : loaded.store;
       const made = state.assembled;

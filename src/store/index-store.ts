@@ -6,8 +6,10 @@
  * On disk, in the store folder (and nowhere else):
  * - `index.json`: header, files (size, mtime, hash, import targets, and
  *   the light facts: path, language, lines, tokens, imports…), the
- *   resolution fingerprint, the key of the graph it produced, and where
- *   each file's heavy facts sit in facts.bin;
+ *   resolution fingerprint, the key of the graph it produced, where
+ *   each file's heavy facts sit in facts.bin, and what the walk read of
+ *   each folder (its times and candidate files: the next walk takes a
+ *   folder unchanged since from it, see ScanHints.folders);
  * - `facts.bin`: a header line (the store header and the key of what
  *   follows), then each file's heavy facts (definitions, exports,
  *   references, vocabulary) as ASCII JSON one after another, then the
@@ -36,6 +38,7 @@ import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { FolderSnapshot } from "../scan/index.js";
 import type { Diagnostic, ParsedFile } from "../types.js";
 import { hashContent } from "../util/content-hash.js";
 import { headerMismatch, PARSER_CHANGED, type StoreHeader } from "./store-header.js";
@@ -72,6 +75,15 @@ export interface IndexStore {
   graphCounts?: StoredGraphCounts;
   /** The key of the .gitignore rules the files were scanned under (see ScanHints.ignoreKey). */
   ignoreKey?: string;
+  /** What the walk read of each folder, for the next walk under the same options (see ScanHints.folders). */
+  folders?: StoredFolders;
+}
+
+/** A walk's folders: its options' key, its snapshot, and the config files of the folders holding any. */
+export interface StoredFolders {
+  scanKey: string;
+  snapshot: FolderSnapshot;
+  configNames: Record<string, string[]>;
 }
 
 /** A graph's counts: symbol and package nodes, edges by kind. */

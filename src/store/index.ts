@@ -18,6 +18,7 @@ export {
   type IndexStore,
   type LoadedStore,
   type StoredFile,
+  type StoredFolders,
   type StoredGraph,
   type StoredGraphCounts,
   type StoredSections,

@@ -39,6 +39,19 @@ describe("persistent index", () => {
     expect(comparable(warm)).toEqual(await uncached(root));
   });
 
+  it("keeps each folder's walk in index.json: a warm build of folders unchanged 2 s on takes them unread, and still sees a file added to one", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await buildGraph(root, { cacheDir });
+    const stored = () => (JSON.parse(readFileSync(join(cacheDir, INDEX_FILE), "utf8")) as { folders?: { snapshot: { folders: Array<[string, ...unknown[]]> } } }).folders;
+    expect(stored()?.snapshot.folders.map((record) => record[0])).toEqual(expect.arrayContaining(["", "src", "src/models"]));
+    const warm = await buildGraph(root, { cacheDir });
+    expect(warm.cache).toMatchObject({ parsed: 0, saved: false });
+    writeFileSync(join(root, "src/models/added.ts"), "export const added = 1;\n");
+    const next = await buildGraph(root, { cacheDir });
+    expect(next.files.has("src/models/added.ts")).toBe(true);
+    expect(comparable(next)).toEqual(await uncached(root));
+  });
+
   it("one file edited: only it is parsed; the graph is rebuilt and equals a fresh build", async () => {
     await buildGraph(root, { cacheDir });
     appendFileSync(join(root, "src/models/money.ts"), "\nexport function addedLater(): number { return 1; }\n");

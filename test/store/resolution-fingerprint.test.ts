@@ -22,7 +22,7 @@ afterEach(() => tmp.cleanup());
 /** The scan, and the config names of each folder its walk read. */
 async function scanWithConfigs(): Promise<{ realRoot: string; paths: string[]; names: Map<string, string[]> }> {
   const names = new Map<string, string[]>();
-  const scan = await scanFiles(root, {}, { onFolder: (path, entries) => void names.set(path, configFileNames(entries)) });
+  const scan = await scanFiles(root, {}, { onFolder: (path, entries) => void names.set(path, configFileNames(entries ?? [])) });
   return { realRoot: scan.root, paths: scan.files.map((f) => f.path), names };
 }
 
