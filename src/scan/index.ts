@@ -5,4 +5,5 @@
  * import { scanFiles } from "./scan/index.js";
  * const { files, diagnostics } = await scanFiles("/repo", { exclude: ["**\/*.test.ts"] });
  */
-export { rescanFiles, resolveScanRoot, scanFiles, type FolderSnapshot, type ScanHints } from "./scan-files.js";
+export { rescanFiles, resolveScanRoot, scanFiles, type ScanHints } from "./scan-files.js";
+export type { FolderSnapshot } from "./folder-snapshot.js";

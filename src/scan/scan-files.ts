@@ -34,7 +34,7 @@
  * });
  * files[0]; // { path: "src/index.ts", absPath: "/home/me/my-app/src/index.ts", size: 812, … }
  */
-import { lstatSync, readdirSync, statSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, readdirSync, type Dirent, type Stats } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { RootError, UsageError } from "../errors.js";
@@ -45,7 +45,8 @@ import { BINARY_CHECK_BYTES, type FileHead, generatedMarkerOfHead, isBinaryHead,
 import { createIgnoreLevel, type IgnoreLevel, isIgnored } from "./gitignore-rules.js";
 import { createPathFilter, type PathFilter } from "./path-filter.js";
 import { hashContent } from "../util/content-hash.js";
-import { folderOf } from "../util/folders.js";
+import { byCodeUnit as compareStrings } from "../util/sort.js";
+import { HAS_GITIGNORE, isUnchangedSince, lastWalkOf, NEVER_TAKEN, snapshotOf, stampOf, type FolderRead, type FolderRecord, type FolderSnapshot, type FolderStamp, type LastWalk } from "./folder-snapshot.js";
 import {
   errorCodeOf,
   skippedBinary,
@@ -113,16 +114,9 @@ interface WalkState {
   /** The last walk's folders, when the caller gave them (see ScanHints.folders). */
   lastWalk?: LastWalk;
   /** This walk's folders, as read (kept when the caller asked for them). */
-  folders?: Array<{ path: string; stamp: FolderStamp; flags: number }>;
+  folders?: FolderRead[];
   /** Folders taken from the last walk without reading them. */
   foldersTaken: number;
-}
-
-/** The last walk's folders, by path, and each folder's subfolders that it walked. */
-interface LastWalk {
-  snapshot: FolderSnapshot;
-  byPath: Map<string, FolderRecord>;
-  subfolders: Map<string, string[]>;
 }
 
 /**
@@ -169,7 +163,10 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
 
   const files: ScannedFile[] = [];
   const kept = rulesAsBefore(state, ignoreKey === hints.ignoreKey?.known);
-  if (hints.folders?.found && state.folders) hints.folders.found(snapshotOf(state, kept, startedAt, ignoreKey));
+  if (hints.folders?.found && state.folders) {
+    const plain = () => kept.filter((candidate) => !candidate.viaLink).map((candidate) => candidate.path);
+    hints.folders.found(snapshotOf(state.folders, plain, { last: state.lastWalk, taken: state.foldersTaken, startedAt, ignoreKey }));
+  }
   const candidates = dedupeByRealPath(kept);
   for (let start = 0; start < candidates.length; start += FILES_PER_BATCH) {
     if (start > 0) await yieldToEventLoop();
@@ -343,40 +340,10 @@ async function walkDir(state: WalkState, task: DirTask): Promise<void> {
   await Promise.all(pending);
 }
 
-/** A folder's modification and change times (ms), or undefined when it cannot be stat'ed. */
-type FolderStamp = readonly [mtimeMs: number, ctimeMs: number];
-
-function stampOf(realPath: string): FolderStamp | undefined {
-  try {
-    const stats = statSync(realPath, { throwIfNoEntry: false });
-    return stats ? [stats.mtimeMs, stats.ctimeMs] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Flag of a folder never taken from a snapshot: it holds a link (whose target may change), or it is read as output or unreadable. */
-const NEVER_TAKEN = 1;
-/** Flag of a folder holding a .gitignore (read again when the folder is taken: its rules and the ignore key need it). */
-const HAS_GITIGNORE = 2;
-
 function folderFlags(task: DirTask, entries: readonly Dirent[]): number {
   const name = task.path.slice(task.path.lastIndexOf("/") + 1);
   const never = OUTPUT_DIR_NAMES.has(name) || entries.some((entry) => entry.isSymbolicLink());
   return (never ? NEVER_TAKEN : 0) | (hasGitignore(entries) ? HAS_GITIGNORE : 0);
-}
-
-/**
- * How close to the last walk's start a folder's times may be and the
- * folder still be taken from it: a change in the same tick of the file
- * system's clock as the walk's read leaves the times as they were (git's
- * "racy" entries). 2 s covers the coarsest clocks (FAT's 2 s).
- */
-const RACY_MS = 2000;
-
-function isUnchangedSince(last: FolderRecord, stamp: FolderStamp, startedAt: number): boolean {
-  const [, mtimeMs, ctimeMs, flags] = last;
-  return (flags & NEVER_TAKEN) === 0 && mtimeMs === stamp[0] && ctimeMs === stamp[1] && !isRacy(last, startedAt);
 }
 
 /**
@@ -402,87 +369,6 @@ async function takeFromLastWalk(state: WalkState, task: DirTask, last: FolderRec
   }
   state.onCandidates?.(state.candidates.length);
   await Promise.all(pending);
-}
-
-/**
- * What one walk read of each plain folder (not through a link): the next
- * walk takes a folder whose times are unchanged from it instead of reading
- * and testing its entries again (rollup, 4,585 folders: a stat each in
- * place of the readdir and the rules on 18,000 entries).
- */
-export interface FolderSnapshot {
-  /** When the walk started (ms since the epoch). */
-  startedAt: number;
-  /** The key of the ignore rules it read. */
-  ignoreKey: string;
-  /** Per folder, by path. */
-  folders: FolderRecord[];
-}
-
-/** [root-relative path ("" the root), mtimeMs, ctimeMs, flags, then the names of its candidate files]. */
-export type FolderRecord = [string, number, number, number, ...string[]];
-
-/** The last walk's folders made searchable; undefined when the snapshot is not one a walk made (a damaged index). */
-function lastWalkOf(snapshot: FolderSnapshot): LastWalk | undefined {
-  if (typeof snapshot !== "object" || snapshot === null || typeof snapshot.startedAt !== "number" || typeof snapshot.ignoreKey !== "string" || !Array.isArray(snapshot.folders)) return undefined;
-  if (!snapshot.folders.every(isFolderRecord)) return undefined;
-  const byPath = new Map<string, FolderRecord>();
-  const subfolders = new Map<string, string[]>();
-  for (const record of snapshot.folders) {
-    const path = record[0];
-    byPath.set(path, record);
-    if (path === "") continue;
-    const parent = folderOf(path);
-    let list = subfolders.get(parent);
-    if (!list) subfolders.set(parent, (list = []));
-    list.push(path.slice(parent === "" ? 0 : parent.length + 1));
-  }
-  return { snapshot, byPath, subfolders };
-}
-
-/** This walk's snapshot: each folder read, with its candidates (plain ones), in path order. */
-function snapshotOf(state: WalkState, candidates: readonly Candidate[], startedAt: number, ignoreKey: string): { snapshot: FolderSnapshot; changed: boolean } {
-  const last = state.lastWalk;
-  // every folder taken unread, under the same rules: the last snapshot holds as it is (rollup: ~25 ms not spent)
-  if (last && state.foldersTaken === state.folders?.length && state.foldersTaken === last.byPath.size && last.snapshot.ignoreKey === ignoreKey) {
-    return { snapshot: last.snapshot, changed: false };
-  }
-  const names = new Map<string, string[]>();
-  for (const candidate of candidates) {
-    if (candidate.viaLink) continue;
-    const folder = folderOf(candidate.path);
-    let list = names.get(folder);
-    if (!list) names.set(folder, (list = []));
-    list.push(candidate.path.slice(folder === "" ? 0 : folder.length + 1));
-  }
-  const folders = (state.folders ?? [])
-    .map(({ path, stamp, flags }): FolderRecord => [path, stamp[0], stamp[1], flags, ...(names.get(path) ?? []).sort(compareStrings)])
-    .sort((a, b) => compareStrings(a[0], b[0]));
-  // unchanged: every folder as the last walk left it, and none that was too close to its start is past this one's
-  // (written, this snapshot lets the next walk take it; within 2 s of a change, no walk can)
-  const changed =
-    !last ||
-    last.snapshot.ignoreKey !== ignoreKey ||
-    last.byPath.size !== folders.length ||
-    folders.some((record) => !sameRecord(last.byPath.get(record[0]), record) || (isRacy(record, last.snapshot.startedAt) && !isRacy(record, startedAt)));
-  return { snapshot: { startedAt, ignoreKey, folders }, changed };
-}
-
-function isFolderRecord(record: unknown): record is FolderRecord {
-  if (!Array.isArray(record) || record.length < 4 || typeof record[0] !== "string" || typeof record[1] !== "number" || typeof record[2] !== "number" || typeof record[3] !== "number") return false;
-  for (let i = 4; i < record.length; i++) if (typeof record[i] !== "string" || (record[i] as string).includes("/")) return false;
-  return true;
-}
-
-function sameRecord(last: FolderRecord | undefined, record: FolderRecord): boolean {
-  if (!last || last.length !== record.length) return false;
-  for (let i = 0; i < record.length; i++) if (last[i] !== record[i]) return false;
-  return true;
-}
-
-/** True when a folder's times are too close to a walk's start for a later walk to trust them (see RACY_MS). */
-function isRacy(record: FolderRecord, startedAt: number): boolean {
-  return Math.max(record[1], record[2]) >= startedAt - RACY_MS;
 }
 
 /** `name` inside the real, normalised folder path `folder` (what join() gives for a plain name). */
@@ -738,7 +624,3 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolveYield) => setImmediate(resolveYield));
 }
 
-/** Plain code-unit order: the same on every machine and locale. */
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
