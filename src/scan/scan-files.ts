@@ -164,8 +164,9 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
   const files: ScannedFile[] = [];
   const kept = rulesAsBefore(state, ignoreKey === hints.ignoreKey?.known);
   if (hints.folders?.found && state.folders) {
-    const plain = () => kept.filter((candidate) => !candidate.viaLink).map((candidate) => candidate.path);
-    hints.folders.found(snapshotOf(state.folders, plain, { last: state.lastWalk, taken: state.foldersTaken, startedAt, ignoreKey }));
+    // the rules left out some of the files the walk took unasked: those are no candidates of their folders
+    const keptPaths = kept === state.candidates ? undefined : new Set(kept.map((candidate) => candidate.path));
+    hints.folders.found(snapshotOf(state.folders, { last: state.lastWalk, startedAt, ignoreKey, ...(keptPaths ? { isKept: (path: string) => keptPaths.has(path) } : {}) }));
   }
   const candidates = dedupeByRealPath(kept);
   for (let start = 0; start < candidates.length; start += FILES_PER_BATCH) {
@@ -315,7 +316,9 @@ async function walkDir(state: WalkState, task: DirTask): Promise<void> {
     return;
   }
   state.onFolder?.(task.path, entries);
-  if (stamp) state.folders?.push({ path: task.path, stamp, flags: folderFlags(task, entries) });
+  // the names of its candidate files go with it (a plain folder: its candidates are plain)
+  const read: FolderRead | undefined = stamp && state.folders ? { path: task.path, stamp, flags: folderFlags(task, entries), names: [] } : undefined;
+  if (read) state.folders!.push(read);
   // most folders hold no .gitignore: no await for them (rollup, 4,585 folders: a promise and a trip through the
   // microtask queue each, ~20 ms)
   const here: DirTask = hasGitignore(entries) ? { ...task, levels: await addGitignore(state, task) } : task;
@@ -332,6 +335,7 @@ async function walkDir(state: WalkState, task: DirTask): Promise<void> {
       const wanted = isWantedFile(state, here, entry.name, path);
       if (wanted === UNTESTED) state.candidates.push({ path, realPath, viaLink: here.viaLink, untested: here.levels });
       else if (wanted) state.candidates.push({ path, realPath, viaLink: here.viaLink });
+      if (wanted) read?.names?.push(entry.name);
     } else if (entry.isSymbolicLink()) {
       pending.push(followLink(state, here, entry.name, path, realPath));
     }
@@ -356,7 +360,7 @@ function folderFlags(task: DirTask, entries: readonly Dirent[]): number {
 async function takeFromLastWalk(state: WalkState, task: DirTask, last: FolderRecord, stamp: FolderStamp): Promise<void> {
   state.foldersTaken++;
   state.onFolder?.(task.path, undefined);
-  state.folders?.push({ path: task.path, stamp, flags: last[3] });
+  state.folders?.push({ path: task.path, stamp, flags: last[3], taken: last });
   const here: DirTask = (last[3] & HAS_GITIGNORE) !== 0 ? { ...task, levels: await addGitignore(state, task) } : task;
   for (let i = 4; i < last.length; i++) {
     const name = last[i] as string;
