@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { generatedMarkerOf, isExcludedDirName, isExcludedFileName, looksLikeBuildOutput } from "../../src/scan/default-excludes.js";
 import { generatedMarkerOfHead, isBinaryHead } from "../../src/scan/file-head.js";
 import { createIgnoreLevel, isIgnored } from "../../src/scan/gitignore-rules.js";
+import picomatch from "picomatch";
 import { createPathFilter } from "../../src/scan/path-filter.js";
 import { formatBytes, skippedTooLarge } from "../../src/scan/skip-diagnostics.js";
 
@@ -83,6 +84,18 @@ describe("createPathFilter", () => {
     expect(filter.isExcluded(".hidden/a.test.ts")).toBe(true);
     expect(filter.isExcluded("vendor")).toBe(true);
     expect(filter.isExcluded("src/a.ts")).toBe(false);
+  });
+
+  it("takes `**` (or `./**`) for every path, as picomatch does with dotfiles on, and still checks the other globs", () => {
+    const paths = [".lintstagedrc.js", "src/a.ts", ".github/x/y.mjs", "a/.b/c.d.ts", "..odd.ts"];
+    const every = createPathFilter({ include: ["./**", "src/**"] });
+    const picked = createPathFilter({ include: ["src/**", "**/*.mjs"] });
+    for (const path of paths) {
+      expect(every.isIncluded(path)).toBe(true);
+      expect(picomatch(["**"], { dot: true })(path)).toBe(true);
+    }
+    expect(paths.filter((p) => picked.isIncluded(p))).toEqual(["src/a.ts", ".github/x/y.mjs"]);
+    expect(createPathFilter({ exclude: ["**"] }).isExcluded("src/a.ts")).toBe(true);
   });
 });
 
