@@ -8,7 +8,7 @@
  * and the more files it changed: a 40-file refactor says little about any
  * pair.
  */
-import type { HistoryIndex } from "./history-index.js";
+import { numberedPaths, type HistoryIndex, type NumberedPaths } from "./history-index.js";
 
 /** A commit's weight halves every this many days before HEAD. */
 export const HALF_LIFE_DAYS = 365;
@@ -69,12 +69,40 @@ export function currentPaths(history: HistoryIndex): string[][] {
 /**
  * {@link currentPaths} by number: every path the commits name, numbered
  * once, and each commit's files as numbers of the names they have now, each
- * once, in the order the commit names them.
+ * once, in the order the commit names them. A history read from the store
+ * comes numbered already (its string table): no map from every path
+ * (rollup, 62,977 of them: ~15 ms of a warm query).
  */
-function currentPathIds(history: HistoryIndex): { ids: Map<string, number>; names: string[]; commits: number[][] } {
+function currentPathIds(history: HistoryIndex): { idOf: (path: string) => number | undefined; names: readonly string[]; commits: number[][] } {
+  const numbered = numberedPaths(history) ?? numberPaths(history);
+  const { names } = numbered;
+  const alias = new Map<number, number>();
+  const stamp: number[] = [];
+  const commits = history.commits.map((_, i) => {
+    const files: number[] = [];
+    for (const raw of numbered.paths[i]!) {
+      const now = alias.get(raw) ?? raw;
+      if (stamp[now] === i + 1) continue;
+      stamp[now] = i + 1;
+      files.push(now);
+    }
+    const renames = numbered.renames[i]!;
+    for (let k = 0; k + 1 < renames.length; k += 2) alias.set(renames[k]!, alias.get(renames[k + 1]!) ?? renames[k + 1]!);
+    return files;
+  });
+  let ids: Map<string, number> | undefined;
+  const idOf = (path: string): number | undefined => {
+    ids ??= new Map(names.map((name, id) => [name, id]));
+    return ids.get(path);
+  };
+  return { idOf, names, commits };
+}
+
+/** A history's paths numbered here (one refreshed from git in this process): each path once, in the order met. */
+function numberPaths(history: HistoryIndex): NumberedPaths {
   const ids = new Map<string, number>();
   const names: string[] = [];
-  const idOf = (path: string): number => {
+  const numberOf = (path: string): number => {
     let id = ids.get(path);
     if (id === undefined) {
       ids.set(path, (id = names.length));
@@ -82,24 +110,11 @@ function currentPathIds(history: HistoryIndex): { ids: Map<string, number>; name
     }
     return id;
   };
-  const alias = new Map<number, number>();
-  const stamp: number[] = [];
-  const commits = history.commits.map((commit, i) => {
-    const files: number[] = [];
-    for (const path of commit.paths) {
-      const raw = idOf(path);
-      const now = alias.get(raw) ?? raw;
-      if (stamp[now] === i + 1) continue;
-      stamp[now] = i + 1;
-      files.push(now);
-    }
-    for (const [from, to] of commit.renames) {
-      const target = idOf(to);
-      alias.set(idOf(from), alias.get(target) ?? target);
-    }
-    return files;
-  });
-  return { ids, names, commits };
+  return {
+    names,
+    paths: history.commits.map((commit) => commit.paths.map(numberOf)),
+    renames: history.commits.map((commit) => commit.renames.flatMap(([from, to]) => [numberOf(from), numberOf(to)])),
+  };
 }
 
 /**
@@ -113,7 +128,7 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
   const headTime = history.commits[0]?.time ?? 0;
   // the pass below counts by path number, not by the strings of every commit (rollup, 62,977 paths in 4,267
   // commits: ~0.1 s of string maps a warm query)
-  const { ids, names, commits: pathIds } = currentPathIds(history);
+  const { idOf, names, commits: pathIds } = currentPathIds(history);
   const present: Array<boolean | undefined> = [];
   // per file (by number): commits that changed it, days since the newest, vocabulary length; in the order first met
   const changeCount: number[] = [];
@@ -175,7 +190,7 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
   const rowOf = (file: string): Map<string, number> | undefined => {
     let row = rows.get(file);
     if (row) return row;
-    const id = ids.get(file);
+    const id = idOf(file);
     const commits = id === undefined || !present[id] ? undefined : pairCommits.get(id);
     if (!commits) return undefined;
     // each partner's weight summed in commit order, newest first, as the pairs of every commit would add up

@@ -108,6 +108,24 @@ function packHistory(history: HistoryIndex): PackedHistory {
   return { head: history.head, shallow: history.shallow, truncated: history.truncated, strings, commits };
 }
 
+/**
+ * A history's paths by number: `names[n]` is path n; per commit, the
+ * numbers of the paths it changed and its renames as [from, to, from, to…].
+ */
+export interface NumberedPaths {
+  names: readonly string[];
+  paths: ReadonlyArray<readonly number[]>;
+  renames: ReadonlyArray<readonly number[]>;
+}
+
+/** The numbers of a history read from the store (its string table's), by the history they number. */
+const storedNumbers = new WeakMap<HistoryIndex, NumberedPaths>();
+
+/** The paths of a history read from history.json, numbered as stored; undefined for one read from git in this process. */
+export function numberedPaths(history: HistoryIndex): NumberedPaths | undefined {
+  return storedNumbers.get(history);
+}
+
 /** {@link packHistory} undone; undefined when the form is not one it wrote. */
 function unpackHistory(packed: PackedHistory): HistoryIndex | undefined {
   const { strings } = packed;
@@ -123,7 +141,10 @@ function unpackHistory(packed: PackedHistory): HistoryIndex | undefined {
       for (let i = 0; i + 1 < renames.length; i += 2) pairs.push([text(renames[i]!), text(renames[i + 1]!)]);
       return { hash, time, terms: terms.map(text), paths: paths.map(text), renames: pairs };
     });
-    return { head: packed.head, commits, shallow: packed.shallow === true, truncated: packed.truncated === true };
+    const history: HistoryIndex = { head: packed.head, commits, shallow: packed.shallow === true, truncated: packed.truncated === true };
+    // checked above: every number names a string
+    storedNumbers.set(history, { names: strings, paths: packed.commits.map((c) => c[3]), renames: packed.commits.map((c) => c[4]) });
+    return history;
   } catch {
     return undefined; // damaged: read afresh
   }

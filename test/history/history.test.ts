@@ -124,6 +124,13 @@ describe("reading the history", () => {
     expect(kept.read.how).toBe("kept");
     expect(kept.history).toEqual(read.history);
     expect(kept.history.commits[0]!.renames).toEqual([["src/tokens.ts", "src/access-tokens.ts"]]);
+    // the evidence of the history as stored (its paths numbered by the file's string table) is the evidence of the one git gave
+    const evidenceOf = (history: typeof read.history) => {
+      const e = fileHistory(history, (p) => p !== "src/tokens.ts");
+      return { changes: [...e.changes], cochange: [...e.cochange].map(([p, row]) => [p, [...row]]), files: e.commitFiles, vocabulary: vocabularyOf(e, ["token", "expir"]).weights };
+    };
+    expect(evidenceOf(kept.history)).toEqual(evidenceOf(read.history));
+    expect(evidenceOf(kept.history).changes).toEqual([["src/access-tokens.ts", 3], ["src/auth.ts", 1]]);
     // a number that names no string: read from git again, not trusted
     writeFileSync(join(cacheDir, HISTORY_FILE), readFileSync(join(cacheDir, HISTORY_FILE), "utf8").replace(/\[(\d+),(\d+)\]\]/, "[$1,99999]]"));
     expect((await refreshHistory(root, { cacheDir }))!.read.how).toBe("fresh");
