@@ -123,7 +123,7 @@ export interface GraphStage {
  */
 export function assembleOrUpdate(
   parsedFiles: readonly ParsedFile[],
-  targets: ReadonlyMap<string, Array<string | undefined>>,
+  targets: ReadonlyMap<string, ReadonlyArray<string | undefined>>,
   entries: ReadonlyMap<string, StoredFile>,
   previous: IndexStore["files"],
   previousGraph: PreviousGraph | undefined,

@@ -90,7 +90,7 @@ function mergeDiagnostics(a: readonly Diagnostic[], b: readonly Diagnostic[]): D
 
 export interface ResolvedImports {
   /** Each file's targets, by import index (undefined: nowhere or not a file). */
-  targets: Map<string, Array<string | undefined>>;
+  targets: Map<string, ReadonlyArray<string | undefined>>;
   /** Files whose imports were resolved again. */
   resolvedAgain: number;
   specifiers: number;
@@ -141,26 +141,29 @@ export async function resolveImports(
     const fresh = [...resolver.diagnostics];
     resolverDiagnostics = toResolve.length === parsedFiles.length ? fresh : mergeDiagnostics(resolverDiagnostics, fresh);
   }
-  const targets = new Map<string, Array<string | undefined>>();
+  const targets = new Map<string, ReadonlyArray<string | undefined>>();
   const diagnostics: Diagnostic[] = [];
   let specifiers = 0;
   let unresolved = 0;
   let external = 0;
+  // every file, every warm run (rollup: 12,724 files): no copy of a list without an unresolved target, no map of
+  // notes for a file without any
   for (const parsed of parsedFiles) {
     const entry = entries.get(parsed.path) as StoredFile;
-    const list = (entry.targets ?? []).map((t) => t ?? undefined);
+    const stored = entry.targets ?? [];
+    const list: ReadonlyArray<string | undefined> = stored.includes(null) ? stored.map((t) => t ?? undefined) : (stored as string[]);
     targets.set(parsed.path, list);
-    const notes = new Map(entry.unresolved ?? []);
-    for (const [index, fact] of parsed.imports.entries()) {
-      specifiers++;
+    const notes = entry.unresolved !== undefined && entry.unresolved.length > 0 ? new Map(entry.unresolved) : undefined;
+    const imports = parsed.imports;
+    specifiers += imports.length;
+    for (let index = 0; index < imports.length; index++) {
       const target = list[index];
-      if (target?.startsWith("pkg:")) external++;
-      else if (target === undefined) {
+      if (target === undefined) {
         unresolved++;
         // the line it is on now: an edit above it moves it without changing the resolution
-        const diagnostic = notes.get(index);
-        if (diagnostic) diagnostics.push({ ...diagnostic, message: `${diagnostic.message} on line ${fact.line}` });
-      }
+        const diagnostic = notes?.get(index);
+        if (diagnostic) diagnostics.push({ ...diagnostic, message: `${diagnostic.message} on line ${imports[index]!.line}` });
+      } else if (target.startsWith("pkg:")) external++;
     }
   }
   diagnostics.push(...resolverDiagnostics);
