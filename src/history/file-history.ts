@@ -8,7 +8,7 @@
  * and the more files it changed: a 40-file refactor says little about any
  * pair.
  */
-import { numberedPaths, type HistoryIndex, type NumberedPaths } from "./history-index.js";
+import { numberedPaths, type HistoryIndex } from "./history-index.js";
 
 /** A commit's weight halves every this many days before HEAD. */
 export const HALF_LIFE_DAYS = 365;
@@ -74,7 +74,7 @@ export function currentPaths(history: HistoryIndex): string[][] {
  * (rollup, 62,977 of them: ~15 ms of a warm query).
  */
 function currentPathIds(history: HistoryIndex): { idOf: (path: string) => number | undefined; names: readonly string[]; commits: number[][] } {
-  const numbered = numberedPaths(history) ?? numberPaths(history);
+  const numbered = numberedPaths(history);
   const { names } = numbered;
   const alias = new Map<number, number>();
   const stamp: number[] = [];
@@ -96,25 +96,6 @@ function currentPathIds(history: HistoryIndex): { idOf: (path: string) => number
     return ids.get(path);
   };
   return { idOf, names, commits };
-}
-
-/** A history's paths numbered here (one refreshed from git in this process): each path once, in the order met. */
-function numberPaths(history: HistoryIndex): NumberedPaths {
-  const ids = new Map<string, number>();
-  const names: string[] = [];
-  const numberOf = (path: string): number => {
-    let id = ids.get(path);
-    if (id === undefined) {
-      ids.set(path, (id = names.length));
-      names.push(path);
-    }
-    return id;
-  };
-  return {
-    names,
-    paths: history.commits.map((commit) => commit.paths.map(numberOf)),
-    renames: history.commits.map((commit) => commit.renames.flatMap(([from, to]) => [numberOf(from), numberOf(to)])),
-  };
 }
 
 /**

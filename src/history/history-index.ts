@@ -118,12 +118,24 @@ export interface NumberedPaths {
   renames: ReadonlyArray<readonly number[]>;
 }
 
-/** The numbers of a history read from the store (its string table's), by the history they number. */
+/** The numbers of each history's paths (a history read from the store: its string table's), by the history they number. */
 const storedNumbers = new WeakMap<HistoryIndex, NumberedPaths>();
 
-/** The paths of a history read from history.json, numbered as stored; undefined for one read from git in this process. */
-export function numberedPaths(history: HistoryIndex): NumberedPaths | undefined {
-  return storedNumbers.get(history);
+/**
+ * A history's paths by number: as history.json numbers them when it was read
+ * from there, else numbered now the same way (once per history).
+ */
+export function numberedPaths(history: HistoryIndex): NumberedPaths {
+  let numbered = storedNumbers.get(history);
+  if (!numbered) {
+    numbered = numbersOf(packHistory(history));
+    storedNumbers.set(history, numbered);
+  }
+  return numbered;
+}
+
+function numbersOf(packed: PackedHistory): NumberedPaths {
+  return { names: packed.strings, paths: packed.commits.map((c) => c[3]), renames: packed.commits.map((c) => c[4]) };
 }
 
 /** {@link packHistory} undone; undefined when the form is not one it wrote. */
@@ -143,7 +155,7 @@ function unpackHistory(packed: PackedHistory): HistoryIndex | undefined {
     });
     const history: HistoryIndex = { head: packed.head, commits, shallow: packed.shallow === true, truncated: packed.truncated === true };
     // checked above: every number names a string
-    storedNumbers.set(history, { names: strings, paths: packed.commits.map((c) => c[3]), renames: packed.commits.map((c) => c[4]) });
+    storedNumbers.set(history, numbersOf(packed));
     return history;
   } catch {
     return undefined; // damaged: read afresh

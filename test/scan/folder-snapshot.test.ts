@@ -39,6 +39,13 @@ async function walk(root: string, last?: FolderSnapshot) {
   return { result, read: read.sort(), taken: taken.sort(), snapshot: found!.snapshot, changed: found!.changed };
 }
 
+/** TREE aged past 2 s, and a first walk of it (no snapshot before). */
+async function walkedTree() {
+  const root = await treeOf(TREE);
+  await age();
+  return { root, first: await walk(root) };
+}
+
 const TREE = {
   ".gitignore": "*.log\n",
   "src/index.ts": 'export * from "./util";\n',
@@ -52,9 +59,7 @@ const TREE = {
 // concurrent: each test ages its own tree (2 s or more)
 describe.concurrent("a walk that takes unchanged folders from the last walk", () => {
   it("takes every folder of an unchanged tree unread and finds the same files, its snapshot unchanged", async ({ expect }) => {
-    const root = await treeOf(TREE);
-    await age();
-    const first = await walk(root);
+    const { root, first } = await walkedTree();
     expect(first.taken).toEqual([]);
     expect(first.changed).toBe(true);
     expect(first.read).toEqual(["", "docs", "lib", "src", "src/deep"]);
@@ -66,9 +71,7 @@ describe.concurrent("a walk that takes unchanged folders from the last walk", ()
   });
 
   it("reads again only the folders where a file was added or removed, or a folder made, and then sees the change", async ({ expect }) => {
-    const root = await treeOf(TREE);
-    await age();
-    const first = await walk(root);
+    const { root, first } = await walkedTree();
     await writeFile(join(root, "src/added.ts"), "export const added = 4;\n");
     await rm(join(root, "lib/old.js"));
     await mkdir(join(root, "docs/more"));
@@ -84,9 +87,7 @@ describe.concurrent("a walk that takes unchanged folders from the last walk", ()
   });
 
   it("walks every folder again when a .gitignore changed in place (its folder's times do not move)", async ({ expect }) => {
-    const root = await treeOf(TREE);
-    await age();
-    const first = await walk(root);
+    const { root, first } = await walkedTree();
     await writeFile(join(root, ".gitignore"), "*.log\nsrc/util.ts\n");
     const second = await walk(root, first.snapshot);
     expect(second.result.files.map((f) => f.path)).not.toContain("src/util.ts");
@@ -121,9 +122,7 @@ describe.concurrent("a walk that takes unchanged folders from the last walk", ()
   });
 
   it("does not use a damaged snapshot", async ({ expect }) => {
-    const root = await treeOf(TREE);
-    await age();
-    const first = await walk(root);
+    const { root, first } = await walkedTree();
     const damaged = JSON.parse(JSON.stringify(first.snapshot)) as FolderSnapshot;
     (damaged.folders[1] as unknown[])[1] = "yesterday";
     const second = await walk(root, damaged);
