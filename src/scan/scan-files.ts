@@ -106,7 +106,7 @@ interface WalkState {
   /** See {@link ScanHints.known}. */
   known?: (path: string) => KnownFile | undefined;
   /** See {@link ScanHints.ignoreKey}: the folders holding a known file, when the rules may be trusted as before. */
-  knownFolders?: ReadonlySet<string>;
+  knownFolders?: { has(path: string): boolean };
   /** Each ignore file read (its root-relative path, then its text), for the key of the rules. */
   ignoreTexts: string[];
   /** Folders taken without asking the rules, with the levels that would have decided. */
@@ -579,7 +579,7 @@ export interface ScanHints {
    * 12,722 files: ~0.12 s of a warm run), and asks them after all when the
    * rules it read are not the same. `found` is told this walk's key.
    */
-  ignoreKey?: { known?: string; knownFolders?: ReadonlySet<string>; found?: (key: string) => void };
+  ignoreKey?: { known?: string; knownFolders?: { has(path: string): boolean }; found?: (key: string) => void };
 }
 
 /** The buffer every head is read into (a head is looked at before the next one is read; reads are synchronous). */
