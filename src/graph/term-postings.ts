@@ -45,6 +45,8 @@ export interface TermPostings {
   readonly codeFrequency: TermCounter;
   /** File `i`'s field lengths (term counts), in FIELDS order. */
   lengths(i: number): readonly number[];
+  /** Each field's length summed over every file, in FIELDS order (without a list per file). */
+  lengthTotals(): readonly number[];
   /** File `i` is a barrel: it re-exports at least as many modules as it defines things (methods aside). */
   isBarrel(i: number): boolean;
   /** File `i`'s definitions: how many, and how many of them exported. */
@@ -137,6 +139,7 @@ export function buildTermPostings(files: Iterable<ParsedFile>): TermPostings {
     documentFrequency: counterOf((term) => lists.get(term)?.length),
     codeFrequency: counterOf((term) => code.get(term)),
     lengths: (i) => lengths[i] ?? [0, 0, 0, 0, 0],
+    lengthTotals: () => FIELDS.map((_, f) => lengths.reduce((total, row) => total + row[f]!, 0)),
     isBarrel: (i) => barrels[i] ?? false,
     definitionCounts: (i) => definitionCounts[i] ?? [0, 0],
   };
@@ -324,6 +327,11 @@ function viewOf(raw: RawPostings): TermPostings {
       return t < 0 || codeCounts[t] === 0 ? undefined : codeCounts[t];
     }),
     lengths: (i) => Array.from(lengths.subarray(i * FIELDS.length, (i + 1) * FIELDS.length)),
+    lengthTotals: () => {
+      const totals = FIELDS.map(() => 0);
+      for (let k = 0; k < lengths.length; k++) totals[k % FIELDS.length]! += lengths[k]!;
+      return totals;
+    },
     isBarrel: (i) => barrels[i] === 1,
     definitionCounts: (i) => [definitions[2 * i] ?? 0, definitions[2 * i + 1] ?? 0],
   };

@@ -99,11 +99,12 @@ class IndexFileView implements IndexedFile {
   readonly path: string;
   readonly tokens: number;
   readonly isDeclaration: boolean;
-  readonly lengths: Record<Field, number>;
+
   readonly #file: ParsedFile;
   readonly #i: number;
   readonly #postings: TermPostings;
   #isTest: boolean | undefined;
+  #lengths: Record<Field, number> | undefined;
   #definitionCounts: readonly [number, number] | undefined;
   #fields: Record<Field, Map<string, number>> | undefined;
   #definedNames: Set<string> | undefined;
@@ -111,14 +112,21 @@ class IndexFileView implements IndexedFile {
   #allTerms: TermSet | undefined;
 
   constructor(file: ParsedFile, i: number, postings: TermPostings) {
-    const [name, folder, definitions, identifiers, comments] = postings.lengths(i) as [number, number, number, number, number];
     this.path = file.path;
     this.tokens = file.tokens;
     this.isDeclaration = file.isDeclaration;
-    this.lengths = { name, folder, definitions, identifiers, comments };
     this.#file = file;
     this.#i = i;
     this.#postings = postings;
+  }
+
+  // read for the files a query scores, not made for every file (rollup: 12,724 lists and records a warm run)
+  get lengths(): Record<Field, number> {
+    if (!this.#lengths) {
+      const [name, folder, definitions, identifiers, comments] = this.#postings.lengths(this.#i) as [number, number, number, number, number];
+      this.#lengths = { name, folder, definitions, identifiers, comments };
+    }
+    return this.#lengths;
   }
 
   get isTest(): boolean {
@@ -182,14 +190,16 @@ function definedNamesOf(file: ParsedFile): Set<string> {
 export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
   const postings = codeGraph.postings;
   const files: IndexedFile[] = postings.paths.map((path, i) => new IndexFileView(codeGraph.files.get(path) as ParsedFile, i, postings));
+  const byPath = new Map<string, IndexedFile>();
+  for (const file of files) byPath.set(file.path, file);
   const totals = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
-  for (const file of files) for (const field of FIELDS) totals[field] += file.lengths[field];
+  postings.lengthTotals().forEach((total, f) => (totals[FIELDS[f]!] = total));
   const n = Math.max(1, files.length);
   const averageLengths = {} as Record<Field, number>;
   for (const field of FIELDS) averageLengths[field] = Math.max(1, totals[field] / n);
   return {
     files,
-    byPath: new Map(files.map((f) => [f.path, f])),
+    byPath,
     documentFrequency: postings.documentFrequency,
     codeFrequency: postings.codeFrequency,
     averageLengths,

@@ -36,6 +36,7 @@ function dump(postings: TermPostings) {
       code: postings.codeFrequency.get(term),
     })),
     lengths: postings.paths.map((_p, i) => [...postings.lengths(i)]),
+    totals: [...postings.lengthTotals()],
     barrels: postings.paths.map((_p, i) => postings.isBarrel(i)),
   };
 }
@@ -81,6 +82,10 @@ describe("term postings", () => {
     const decoded = decodeTermPostings(framed.subarray(3));
     expect(decoded).toBeDefined();
     expect(dump(decoded!)).toEqual(dump(postings));
+    // each field's total is the sum of the files' lengths, and not all zero
+    const sums = FIELDS.map((_f, k) => postings.paths.reduce((total, _p, i) => total + postings.lengths(i)[k]!, 0));
+    expect(decoded!.lengthTotals()).toEqual(sums);
+    expect(sums.every((total) => total > 0)).toBe(true);
     expect(decodeTermPostings(bytes.subarray(0, bytes.length - 1))).toBeUndefined();
     expect(decodeTermPostings(new Uint8Array(64))).toBeUndefined();
   });
