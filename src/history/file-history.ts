@@ -23,7 +23,7 @@ export interface FileHistory {
    * whose message holds it (newest first). A file's weight for a term is the
    * sum of the weights of those commits that changed it ({@link vocabularyOf}).
    */
-  termCommits: Map<string, number[]>;
+  termCommits: { get(term: string): readonly number[] | undefined };
   /** Per commit: its weight in a vocabulary (recency / √files changed; 0 when it changed none of the codebase's files). */
   commitWeight: number[];
   /** path → sum of its terms' weights (the field length). */
@@ -44,7 +44,7 @@ export interface FileHistory {
   commitFiles: string[][];
   commitRecency: number[];
   /** term → commits whose message holds it. */
-  commitFrequency: Map<string, number>;
+  commitFrequency: { get(term: string): number | undefined };
   /** The history is a shallow clone's, or its read stopped at the time limit. */
   shallow: boolean;
   truncated: boolean;
@@ -73,7 +73,7 @@ export function currentPaths(history: HistoryIndex): string[][] {
  * comes numbered already (its string table): no map from every path
  * (rollup, 62,977 of them: ~15 ms of a warm query).
  */
-function currentPathIds(history: HistoryIndex): { idOf: (path: string) => number | undefined; names: readonly string[]; commits: number[][] } {
+function currentPathIds(history: HistoryIndex): { idOf: (path: string) => number | undefined; names: readonly string[]; commits: number[][]; terms: ReadonlyArray<readonly number[]> } {
   const numbered = numberedPaths(history);
   const { names } = numbered;
   const alias = new Map<number, number>();
@@ -95,7 +95,7 @@ function currentPathIds(history: HistoryIndex): { idOf: (path: string) => number
     ids ??= new Map(names.map((name, id) => [name, id]));
     return ids.get(path);
   };
-  return { idOf, names, commits };
+  return { idOf, names, commits, terms: numbered.terms };
 }
 
 /**
@@ -109,20 +109,18 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
   const headTime = history.commits[0]?.time ?? 0;
   // the pass below counts by path number, not by the strings of every commit (rollup, 62,977 paths in 4,267
   // commits: ~0.1 s of string maps a warm query)
-  const { idOf, names, commits: pathIds } = currentPathIds(history);
+  const { idOf, names, commits: pathIds, terms: termIds } = currentPathIds(history);
   const present: Array<boolean | undefined> = [];
   // per file (by number): commits that changed it, days since the newest, vocabulary length; in the order first met
   const changeCount: number[] = [];
   const days0: number[] = [];
   const lengthOf: number[] = [];
   const met: number[] = [];
-  const termCommits = new Map<string, number[]>();
   const commitWeight: number[] = [];
   // per file, the commits of 2 to MAX_COCHANGE_FILES files that changed it, oldest last
   const pairCommits = new Map<number, number[]>();
   const commitFiles: string[][] = [];
   const commitRecency: number[] = [];
-  const commitFrequency = new Map<string, number>();
   history.commits.forEach((commit, i) => {
     // the commit's files as they are called now that exist
     const files = pathIds[i]!.filter((id) => (present[id] ??= exists(names[id]!)));
@@ -130,15 +128,9 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
     const recency = 0.5 ** (days / HALF_LIFE_DAYS);
     commitFiles.push(files.map((id) => names[id]!));
     commitRecency.push(recency);
-    for (const term of commit.terms) commitFrequency.set(term, (commitFrequency.get(term) ?? 0) + 1);
     const weight = files.length > 0 ? recency / Math.sqrt(files.length) : 0;
     commitWeight.push(weight);
     if (files.length === 0) return;
-    for (const term of commit.terms) {
-      let list = termCommits.get(term);
-      if (!list) termCommits.set(term, (list = []));
-      list.push(i);
-    }
     for (const file of files) {
       if (changeCount[file] === undefined) {
         met.push(file);
@@ -197,6 +189,27 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
       return row ? Math.max(0, row.values().next().value ?? 0) : undefined;
     },
   };
+  // the commit vocabulary's inverted index, asked term by term: a query asks of its own terms, and an index of every
+  // term of every commit (rollup: 37,494) took ~20 ms of each warm query
+  const termHits = new Map<string, { commits: number[]; frequency: number }>();
+  const hitsOf = (term: string): { commits: number[]; frequency: number } => {
+    let hits = termHits.get(term);
+    if (!hits) {
+      hits = { commits: [], frequency: 0 };
+      const n = idOf(term);
+      if (n !== undefined) {
+        for (let i = 0; i < termIds.length; i++) {
+          if (!termIds[i]!.includes(n)) continue;
+          hits.frequency++;
+          if (commitFiles[i]!.length > 0) hits.commits.push(i);
+        }
+      }
+      termHits.set(term, hits);
+    }
+    return hits;
+  };
+  const termCommits = { get: (term: string) => (hitsOf(term).commits.length > 0 ? hitsOf(term).commits : undefined) };
+  const commitFrequency = { get: (term: string) => (hitsOf(term).frequency > 0 ? hitsOf(term).frequency : undefined) };
   return {
     termCommits,
     commitWeight,

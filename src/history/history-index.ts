@@ -109,13 +109,16 @@ function packHistory(history: HistoryIndex): PackedHistory {
 }
 
 /**
- * A history's paths by number: `names[n]` is path n; per commit, the
- * numbers of the paths it changed and its renames as [from, to, from, to…].
+ * A history's paths and terms by number: `names[n]` is path or term n; per
+ * commit, the numbers of the paths it changed, its renames as [from, to,
+ * from, to…] and its terms.
  */
 export interface NumberedPaths {
   names: readonly string[];
   paths: ReadonlyArray<readonly number[]>;
   renames: ReadonlyArray<readonly number[]>;
+  /** Per commit, the numbers of its message's terms (in the same table: `names[n]` is term n). */
+  terms: ReadonlyArray<readonly number[]>;
 }
 
 /** The numbers of each history's paths (a history read from the store: its string table's), by the history they number. */
@@ -135,7 +138,7 @@ export function numberedPaths(history: HistoryIndex): NumberedPaths {
 }
 
 function numbersOf(packed: PackedHistory): NumberedPaths {
-  return { names: packed.strings, paths: packed.commits.map((c) => c[3]), renames: packed.commits.map((c) => c[4]) };
+  return { names: packed.strings, paths: packed.commits.map((c) => c[3]), renames: packed.commits.map((c) => c[4]), terms: packed.commits.map((c) => c[2]) };
 }
 
 /** {@link packHistory} undone; undefined when the form is not one it wrote. */

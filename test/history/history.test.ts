@@ -131,6 +131,13 @@ describe("reading the history", () => {
     };
     expect(evidenceOf(kept.history)).toEqual(evidenceOf(read.history));
     expect(evidenceOf(kept.history).changes).toEqual([["src/access-tokens.ts", 3], ["src/auth.ts", 1]]);
+    // the commit vocabulary's index, asked term by term: which commits (newest first) say it, and how many
+    for (const history of [kept.history, read.history]) {
+      const e = fileHistory(history, (p) => p !== "src/tokens.ts");
+      expect([e.termCommits.get("token"), e.commitFrequency.get("token")]).toEqual([[0, 1, 2], 3]);
+      expect([e.termCommits.get("expir"), e.commitFrequency.get("expir")]).toEqual([[1], 1]);
+      expect([e.termCommits.get("src/auth.ts"), e.commitFrequency.get("hydration")]).toEqual([undefined, undefined]);
+    }
     // a number that names no string: read from git again, not trusted
     writeFileSync(join(cacheDir, HISTORY_FILE), readFileSync(join(cacheDir, HISTORY_FILE), "utf8").replace(/\[(\d+),(\d+)\]\]/, "[$1,99999]]"));
     expect((await refreshHistory(root, { cacheDir }))!.read.how).toBe("fresh");
