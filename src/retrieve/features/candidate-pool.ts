@@ -65,7 +65,10 @@ function allowedFiles(index: LexicalIndex, isAllowed: (path: string) => boolean)
   if (!byTest) allowedByIndex.set(index, (byTest = new WeakMap()));
   let allowed = byTest.get(isAllowed);
   if (!allowed) {
-    allowed = Uint8Array.from(index.files, (file: IndexedFile) => (isAllowed(file.path) ? 1 : 0));
+    // a plain loop: Uint8Array.from walks its source through the iterator protocol (rollup: 12,724 files, ~10 ms)
+    const { files } = index;
+    allowed = new Uint8Array(files.length);
+    for (let i = 0; i < files.length; i++) allowed[i] = isAllowed(files[i]!.path) ? 1 : 0;
     byTest.set(isAllowed, allowed);
   }
   return allowed;
