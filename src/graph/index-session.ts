@@ -307,9 +307,13 @@ function diskSession(
       // new ignore rules are kept even when no file changed: else each later walk would find them new and ask them
       // and a walk's new folder snapshot, so that the next walk takes the folders unchanged since from it
       const changed = state.changed || ignoreKey !== loaded.store.ignoreKey || foldersMade?.changed === true;
-      const folders: StoredFolders | undefined = foldersMade
-        ? { scanKey, snapshot: foldersMade.snapshot, configNames: Object.fromEntries([...(scanned?.configNames ?? [])].filter(([, names]) => names.length > 0)) }
-        : loaded.store.folders;
+      // (made only for a store that is written: every folder's config names looked at)
+      const foldersOf = (made: { snapshot: FolderSnapshot }): StoredFolders => ({
+        scanKey,
+        snapshot: made.snapshot,
+        configNames: Object.fromEntries([...(scanned?.configNames ?? [])].filter(([, names]) => names.length > 0)),
+      });
+      const folders = changed ? (foldersMade ? foldersOf(foldersMade) : loaded.store.folders) : undefined;
       const store: IndexStore = changed
         ? {
             header,

@@ -208,8 +208,13 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
     }
     return hits;
   };
-  const termCommits = { get: (term: string) => (hitsOf(term).commits.length > 0 ? hitsOf(term).commits : undefined) };
-  const commitFrequency = { get: (term: string) => (hitsOf(term).frequency > 0 ? hitsOf(term).frequency : undefined) };
+  const termCommits = {
+    get: (term: string) => {
+      const { commits } = hitsOf(term);
+      return commits.length > 0 ? commits : undefined;
+    },
+  };
+  const commitFrequency = { get: (term: string) => hitsOf(term).frequency || undefined };
   return {
     termCommits,
     commitWeight,

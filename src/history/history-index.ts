@@ -178,7 +178,10 @@ async function loadStored(cacheDir: string): Promise<HistoryIndex | undefined> {
 async function saveStored(cacheDir: string, history: HistoryIndex): Promise<void> {
   await claimStoreFolder(cacheDir, [HISTORY_FILE]);
   // the header first, so that the folder's guard knows the file for ours (store-folder.ts)
-  await writeFileAtomic(join(cacheDir, HISTORY_FILE), JSON.stringify({ header: { format: STORE_FORMAT, kind: "history", version: HISTORY_VERSION }, history: packHistory(history) }));
+  const packed = packHistory(history);
+  // the same numbers serve the file evidence later (no second packing)
+  if (!storedNumbers.has(history)) storedNumbers.set(history, numbersOf(packed));
+  await writeFileAtomic(join(cacheDir, HISTORY_FILE), JSON.stringify({ header: { format: STORE_FORMAT, kind: "history", version: HISTORY_VERSION }, history: packed }));
 }
 
 /**

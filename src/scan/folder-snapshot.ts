@@ -11,7 +11,7 @@
  * walk's read would leave them as they were: git's "racy" entries).
  */
 import { statSync } from "node:fs";
-import { folderOf } from "../util/folders.js";
+import { folderOf, pathIn } from "../util/folders.js";
 import { byCodeUnit } from "../util/sort.js";
 
 /**
@@ -111,7 +111,7 @@ export function snapshotOf(
   const { last, startedAt, ignoreKey, isKept } = options;
   const records = folders.map(({ path, stamp, flags, names, taken }): FolderRecord => {
     if (taken) return taken;
-    const kept = isKept ? (names ?? []).filter((name) => isKept(path === "" ? name : `${path}/${name}`)) : (names ?? []);
+    const kept = isKept ? (names ?? []).filter((name) => isKept(pathIn(path, name))) : (names ?? []);
     return [path, stamp[0], stamp[1], flags, ...kept.sort(byCodeUnit)];
   });
   // unchanged: every folder as the last walk left it, and none that was too close to its start is past this one's

@@ -45,6 +45,7 @@ import { BINARY_CHECK_BYTES, type FileHead, generatedMarkerOfHead, isBinaryHead,
 import { createIgnoreLevel, type IgnoreLevel, isIgnored } from "./gitignore-rules.js";
 import { createPathFilter, type PathFilter } from "./path-filter.js";
 import { hashContent } from "../util/content-hash.js";
+import { pathIn } from "../util/folders.js";
 import { byCodeUnit as compareStrings } from "../util/sort.js";
 import { HAS_GITIGNORE, isUnchangedSince, lastWalkOf, NEVER_TAKEN, snapshotOf, stampOf, type FolderRead, type FolderRecord, type FolderSnapshot, type FolderStamp, type LastWalk } from "./folder-snapshot.js";
 import {
@@ -317,14 +318,15 @@ async function walkDir(state: WalkState, task: DirTask): Promise<void> {
   }
   state.onFolder?.(task.path, entries);
   // the names of its candidate files go with it (a plain folder: its candidates are plain)
-  const read: FolderRead | undefined = stamp && state.folders ? { path: task.path, stamp, flags: folderFlags(task, entries), names: [] } : undefined;
+  const gitignore = hasGitignore(entries);
+  const read: FolderRead | undefined = stamp && state.folders ? { path: task.path, stamp, flags: folderFlags(task, entries, gitignore), names: [] } : undefined;
   if (read) state.folders!.push(read);
   // most folders hold no .gitignore: no await for them (rollup, 4,585 folders: a promise and a trip through the
   // microtask queue each, ~20 ms)
-  const here: DirTask = hasGitignore(entries) ? { ...task, levels: await addGitignore(state, task) } : task;
+  const here: DirTask = gitignore ? { ...task, levels: await addGitignore(state, task) } : task;
   const pending: Promise<void>[] = [];
   for (const entry of entries) {
-    const path = here.path === "" ? entry.name : `${here.path}/${entry.name}`;
+    const path = pathIn(here.path, entry.name);
     // a name read from the folder has no separator and the folder's real path is normalised: no join() needed
     // (path.join normalises each of date-fns' 7,700 entries again: ~10 ms of its scan)
     const realPath = childPath(here.realPath, entry.name);
@@ -344,10 +346,10 @@ async function walkDir(state: WalkState, task: DirTask): Promise<void> {
   await Promise.all(pending);
 }
 
-function folderFlags(task: DirTask, entries: readonly Dirent[]): number {
+function folderFlags(task: DirTask, entries: readonly Dirent[], gitignore: boolean): number {
   const name = task.path.slice(task.path.lastIndexOf("/") + 1);
   const never = OUTPUT_DIR_NAMES.has(name) || entries.some((entry) => entry.isSymbolicLink());
-  return (never ? NEVER_TAKEN : 0) | (hasGitignore(entries) ? HAS_GITIGNORE : 0);
+  return (never ? NEVER_TAKEN : 0) | (gitignore ? HAS_GITIGNORE : 0);
 }
 
 /**
@@ -364,11 +366,11 @@ async function takeFromLastWalk(state: WalkState, task: DirTask, last: FolderRec
   const here: DirTask = (last[3] & HAS_GITIGNORE) !== 0 ? { ...task, levels: await addGitignore(state, task) } : task;
   for (let i = 4; i < last.length; i++) {
     const name = last[i] as string;
-    state.candidates.push({ path: here.path === "" ? name : `${here.path}/${name}`, realPath: childPath(here.realPath, name), viaLink: false });
+    state.candidates.push({ path: pathIn(here.path, name), realPath: childPath(here.realPath, name), viaLink: false });
   }
   const pending: Promise<void>[] = [];
   for (const name of state.lastWalk!.subfolders.get(task.path) ?? []) {
-    const path = here.path === "" ? name : `${here.path}/${name}`;
+    const path = pathIn(here.path, name);
     pending.push(walkDir(state, { path, realPath: childPath(here.realPath, name), levels: here.levels, isIncluded: here.isIncluded || state.filter.isIncluded(path), viaLink: false }));
   }
   state.onCandidates?.(state.candidates.length);

@@ -12,7 +12,7 @@
 import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { hashContent } from "../util/content-hash.js";
-import { foldersOf } from "../util/folders.js";
+import { foldersOf, pathIn } from "../util/folders.js";
 
 const CONFIG_NAME = /^(?:(?:ts|js)config.*\.json|package\.json)$/i;
 
@@ -59,7 +59,7 @@ function configsIn(realRoot: string, dir: string, known?: readonly string[]): st
   }
   const out: string[] = [];
   for (const name of names) {
-    const path = dir === "" ? name : `${dir}/${name}`;
+    const path = pathIn(dir, name);
     try {
       out.push(`${path} ${hashContent(readFileSync(join(abs, name)))}`);
     } catch {

@@ -30,3 +30,14 @@ export function foldersOf(filePaths: readonly string[]): string[] {
 export function folderOf(path: string): string {
   return path.slice(0, Math.max(0, path.lastIndexOf("/")));
 }
+
+/**
+ * The root-relative path of `name` inside `folder` ("" for the root).
+ *
+ * @example
+ * pathIn("src", "a.ts"); // "src/a.ts"
+ * pathIn("", "a.ts");    // "a.ts"
+ */
+export function pathIn(folder: string, name: string): string {
+  return folder === "" ? name : `${folder}/${name}`;
+}
