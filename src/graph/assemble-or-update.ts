@@ -19,6 +19,14 @@ function hasSameFiles(previous: IndexStore["files"], parsedFiles: readonly Parse
   return parsedFiles.every((f) => previous[f.path] !== undefined);
 }
 
+/** True when two files' import targets are the same list (kept from the index: the same array). */
+function sameTargets(a: StoredFile["targets"], b: StoredFile["targets"]): boolean {
+  if (a === b) return true;
+  const x = a ?? [];
+  const y = b ?? [];
+  return x.length === y.length && x.every((target, i) => target === y[i]);
+}
+
 /**
  * The files whose edges must be computed again: those whose content or
  * import targets changed, and every file whose edges read one of them and
@@ -36,7 +44,7 @@ function affectedFiles(
   for (const [index, path] of sorted.entries()) {
     const now = entries.get(path) as StoredFile;
     const before = previous[path] as StoredFile;
-    if (now.hash !== before.hash || (now.targets ?? []).join("\u0001") !== (before.targets ?? []).join("\u0001")) changed.add(index);
+    if (now.hash !== before.hash || !sameTargets(now.targets, before.targets)) changed.add(index);
   }
   const affected = new Set<string>();
   /** per changed file, the names whose lookups can answer differently (undefined: any) */

@@ -97,6 +97,35 @@ describe("assembleGraphWithReads", () => {
     expect(JSON.stringify(updated?.graph.export())).toBe(JSON.stringify(assembleGraph(after, resolved(after)).export()));
   });
 
+  it("an update told which files changed asks an unchanged file that defines nothing for its definitions only when a lookup passes it, and equals a full assembly", () => {
+    const before = project([]);
+    const old = assembleGraphWithReads(before, resolvedOf(before));
+    const after = project(["X"]);
+    // the files that define nothing and did not change (app, barrel, other) as the index holds them: facts read on demand
+    const asked: string[] = [];
+    const watched = after.map((f) =>
+      f.path === "first.ts" || f.definitions.length > 0
+        ? f
+        : Object.defineProperty({ ...f }, "definitions", {
+            get: () => {
+              asked.push(f.path);
+              return f.definitions;
+            },
+          }),
+    );
+    const graph = JSON.parse(JSON.stringify(serializeGraph(old.graph))) as CompactGraph;
+    const updated = assembleGraphWithReads(watched, resolvedOf(watched), { graph, reads: old.reads, affected: new Set(["first.ts", "app.ts"]), changed: new Set(["first.ts"]) });
+    // other.ts is neither recomputed nor on a recomputed file's way (app.ts reads the barrel)
+    expect(asked).not.toContain("other.ts");
+    expect(asked.length).toBeGreaterThan(0);
+    expect(JSON.stringify(updated?.graph.export())).toBe(JSON.stringify(assembleGraph(after, resolvedOf(after)).export()));
+    // a changed file that now defines nothing loses its symbol nodes
+    const emptied = project([]);
+    const from = assembleGraphWithReads(after, resolvedOf(after));
+    const back = assembleGraphWithReads(emptied, resolvedOf(emptied), { graph: from.lazy.compact, reads: from.reads, affected: new Set(["first.ts", "app.ts"]), changed: new Set(["first.ts"]) });
+    expect(JSON.stringify(back?.graph.export())).toBe(JSON.stringify(assembleGraph(emptied, resolvedOf(emptied)).export()));
+  });
+
   it("keeps the unaffected files' edges, packages included, in their order", () => {
     const files = project([]);
     const old = assembleGraphWithReads(files, resolvedOf(files));
