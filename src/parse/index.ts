@@ -87,6 +87,14 @@ export function nestingDepthOf(text: string): number {
   return deepest;
 }
 
+/** Thrown by parseSource without TypeScript for a file whose facts need it. */
+export class TypescriptWanted extends Error {
+  constructor(path: string) {
+    super(`${path}: its facts need TypeScript's parser`);
+    this.name = "TypescriptWanted";
+  }
+}
+
 /**
  * TypeScript's facts, or undefined when the text nests too deeply for its
  * recursive-descent parser (thousands of unclosed brackets): tree-sitter,
@@ -129,15 +137,22 @@ function withImportTypes(imports: readonly ImportFact[], blanked: readonly TextR
  * @param isDeclaration true for .d.ts / .d.mts / .d.cts files
  * @param trees where a resident process keeps trees: the file's kept tree, if any, makes the parse
  *   incremental, and its clean tree is kept (see kept-trees.ts); the facts are the same either way
+ * @param withTypescript false: a file whose facts need TypeScript's parser throws {@link TypescriptWanted}
+ *   instead of loading it (a parse worker hands such a file to the thread that has TypeScript)
  *
  * @example
  * const parsed = parseSource("src/app.tsx", "export const App = () => <Header/>;", "tsx");
  * parsed.references // [{ name: "Header", kind: "jsx", count: 1 }]
  */
-export function parseSource(path: string, text: string, language: LanguageId, isDeclaration = false, trees?: TreeKeeper): ParsedFile {
+export function parseSource(path: string, text: string, language: LanguageId, isDeclaration = false, trees?: TreeKeeper, withTypescript = true): ParsedFile {
   const previous = trees?.take(path);
   const chosen = parseWithFallback(language, text, languageRowForPath(path)?.jsxFallback, { ...(previous ? { previous } : {}), keepBroken: trees !== undefined });
   if (trees && chosen.incremental) trees.reused++;
+  if (!withTypescript && chosen.errors > 0 && nestingDepthOf(text) <= MAX_FALLBACK_NESTING) {
+    releaseTree(chosen.tree);
+    if (chosen.broken) releaseTree(chosen.broken.tree);
+    throw new TypescriptWanted(path);
+  }
   // import types the repair blanked: never read for identifiers, and put back as imports
   const blankedImports = chosen.repaired?.repairs.filter((r) => r.rule === "import-type-generic") ?? [];
   const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text, chosen.loaded.keywords, chosen.repaired?.typeOnlyExportStarts, blankedImports);

@@ -49,10 +49,8 @@ export interface WorkerRequest {
   id: number;
   job: ParseJob;
 }
-export interface WorkerReply {
-  id: number;
-  outcome: ParseOutcome;
-}
+/** A job's outcome, or word that the job is this thread's to parse (its facts need TypeScript, see parse-worker.ts). */
+export type WorkerReply = { id: number; outcome: ParseOutcome; inThread?: undefined } | { id: number; inThread: true };
 
 type ParseSource = typeof import("./index.js").parseSource;
 let parseSourceLoaded: ParseSource | undefined;
@@ -280,6 +278,18 @@ function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions,
       remaining--;
       if (remaining === 0) finish();
     };
+    // the jobs a worker handed back (their facts need TypeScript), parsed here one after another
+    let handedBack: Promise<void> = Promise.resolve();
+    const parseHandedBack = (index: number) => {
+      handedBack = handedBack.then(async () => {
+        if (settled || stopping) return;
+        try {
+          record(index, await parseJobInThread(jobs[index] as ParseJob));
+        } catch (error) {
+          void windDown(error);
+        }
+      });
+    };
     const drainInThread = async () => {
       try {
         while (queue.length > 0) {
@@ -325,7 +335,8 @@ function parseWithWorkers(jobs: readonly ParseJob[], options: ParseFilesOptions,
           if (inFlight.size === 0) void worker.terminate();
           return;
         }
-        record(reply.id, reply.outcome);
+        if (reply.inThread) parseHandedBack(reply.id);
+        else record(reply.id, reply.outcome);
         feed();
       });
       worker.on("error", () => {

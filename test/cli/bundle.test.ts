@@ -5,28 +5,28 @@
  * word, so a broken worker bundle would only show as a slower index: here it
  * must answer jobs with the facts the library's own parse gives.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { parseFiles, type ParseJob, type WorkerReply } from "../../src/parse/parse-files.js";
 import { scanFiles } from "../../src/scan/index.js";
-import { REPO_ROOT } from "../store/helpers.js";
+import { REPO_ROOT, makeTempDir } from "../store/helpers.js";
 
 const BIN_DIR = join(REPO_ROOT, "dist", "cli");
 
 /** Each job sent to one worker on `script`, the replies in job order. */
-async function parseOnWorker(script: string, jobs: readonly ParseJob[]): Promise<WorkerReply["outcome"][]> {
+async function parseOnWorker(script: string, jobs: readonly ParseJob[]): Promise<WorkerReply[]> {
   const worker = new Worker(script);
   try {
     return await new Promise((resolve, reject) => {
-      const outcomes: WorkerReply["outcome"][] = new Array(jobs.length);
+      const replies: WorkerReply[] = new Array(jobs.length);
       let left = jobs.length;
       worker.on("error", reject);
       worker.on("exit", (code) => reject(new Error(`the worker exited (${code}) with ${left} jobs unanswered`)));
       worker.on("message", (reply: WorkerReply) => {
-        outcomes[reply.id] = reply.outcome;
-        if (--left === 0) resolve(outcomes);
+        replies[reply.id] = reply;
+        if (--left === 0) resolve(replies);
       });
       jobs.forEach((job, id) => worker.postMessage({ id, job }));
     });
@@ -90,12 +90,20 @@ describe("the bundled bin", () => {
     for (const name of ["node:child_process", "node:worker_threads", "node:net"]) expect(packages).not.toContain(name);
   });
 
-  it("its parse worker gives the facts the library gives, on every file of a fixture", async () => {
+  it("its parse worker gives the facts the library gives, on every file of a fixture, and hands back one whose facts need TypeScript", async () => {
     const root = join(REPO_ROOT, "fixtures", "monorepo");
     const scan = await scanFiles(root, {});
     const jobs: ParseJob[] = scan.files.map((f) => ({ path: f.path, absPath: f.absPath, language: f.language, isDeclaration: f.isDeclaration }));
     expect(jobs.length).toBeGreaterThan(2);
-    const bundled = await parseOnWorker(join(BIN_DIR, "parse-worker.js"), jobs);
-    expect(bundled).toEqual(await parseFiles(jobs, { workers: 0 }));
+    const { dir, cleanup } = makeTempDir("bundle-worker");
+    try {
+      writeFileSync(join(dir, "broken.ts"), "export const a = ;\n");
+      const all = [...jobs, { path: "broken.ts", absPath: join(dir, "broken.ts"), language: "typescript" as const, isDeclaration: false }];
+      const replies = await parseOnWorker(join(BIN_DIR, "parse-worker.js"), all);
+      expect(replies.map((r) => r.inThread === true)).toEqual(all.map((job) => job.path === "broken.ts"));
+      expect(replies.slice(0, jobs.length).map((r) => (r.inThread ? undefined : r.outcome))).toEqual(await parseFiles(jobs, { workers: 0 }));
+    } finally {
+      cleanup();
+    }
   });
 });

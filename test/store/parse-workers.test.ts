@@ -2,6 +2,7 @@
  * Parsing on worker threads gives the same facts as parsing in this thread,
  * on every fixture file (and rxjs's sources, which are installed).
  */
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "../../src/index.js";
@@ -15,6 +16,7 @@ import {
   stopParseWorkers,
   type ParseJob,
 } from "../../src/parse/parse-files.js";
+import { parseSource, TypescriptWanted } from "../../src/parse/index.js";
 import { scanFiles } from "../../src/scan/index.js";
 import { REPO_ROOT, comparable, makeTempDir } from "./helpers.js";
 
@@ -36,6 +38,27 @@ describe("parallel parsing", () => {
     const onWorkers = await parseFiles(jobs, { workers: 2, onParsed: () => reported++ });
     expect(reported).toBe(jobs.length);
     expect(onWorkers).toEqual(inThread);
+  });
+
+  it("a file whose facts need TypeScript is handed back to this thread, with and without its help, and parses exactly like this thread", async () => {
+    const { dir, cleanup } = makeTempDir("ts-wanted");
+    try {
+      // a syntax error: tree-sitter's tree has errors, and TypeScript's parser says whether the file has them
+      writeFileSync(join(dir, "broken.ts"), "export const a = ;\nexport function f(x: number) { return x; }\n");
+      writeFileSync(join(dir, "gap.ts"), "export const g = <T,>(x: T) => x;\nexport class C { accessor v = 1; }\n");
+      for (let i = 0; i < 6; i++) writeFileSync(join(dir, `clean${i}.ts`), `import { f } from "./broken";\nexport const c${i} = f(${i});\n`);
+      const jobs = await jobsOf(dir);
+      expect(() => parseSource("broken.ts", readFileSync(join(dir, "broken.ts"), "utf8"), "typescript", false, undefined, false)).toThrow(TypescriptWanted);
+      const inThread = await parseFiles(jobs, { workers: 0 });
+      expect(inThread.find((o) => o.path === "broken.ts")).toMatchObject({ parsed: { hasSyntaxErrors: true, definitions: [{ name: "a" }, { name: "f" }] } });
+      for (const options of [{ workers: 1 }, { workers: 2 }, { workers: 1, helpInThread: true }]) {
+        let reported = 0;
+        expect(await parseFiles(jobs, { ...options, onParsed: () => reported++ })).toEqual(inThread);
+        expect(reported).toBe(jobs.length);
+      }
+    } finally {
+      cleanup();
+    }
   });
 
   it("workers parse rxjs's 252 source files exactly like this thread, and the graph is the same", async () => {
