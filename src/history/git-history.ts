@@ -34,6 +34,8 @@ export interface GitLog {
   commits: GitCommit[];
   /** True when the time limit cut the read short. */
   truncated: boolean;
+  /** True when renames are exact ones only (asked, or a blob git could not read made it fall back: see readGitLog). */
+  exactRenames: boolean;
 }
 
 const SHA = /^[0-9a-f]{40}$/;
@@ -313,6 +315,8 @@ export interface ReadLogOptions {
   startClock?: Promise<boolean>;
   /** Read only the commits after this one (an ancestor of HEAD on its first-parent line). */
   after?: string;
+  /** Renames that are exact copies only (-M100%), as a history read before had to (see GitLog.exactRenames). */
+  exactRenames?: boolean;
 }
 
 /**
@@ -329,11 +333,15 @@ export async function readGitLog(root: string, options: ReadLogOptions): Promise
     const args = ["log", "--first-parent", "--diff-merges=first-parent", "-z", "--name-status", renames, "--no-color", `--max-count=${options.maxCommits}`, "--format=%x01%H%x02%ct%x02%B%x03", ...range, "--"];
     return runGit(root, args, limit, true);
   };
-  let run = await read("-M");
+  let exactRenames = options.exactRenames === true;
+  let run = await read(exactRenames ? "-M100%" : "-M");
   // a clone without some blobs (a partial or size-filtered one) cannot compare contents: exact renames only
-  if (run && !run.timedOut && run.code !== 0 && /unable to read|missing blob|could not read/i.test(run.stderr)) run = await read("-M100%");
+  if (!exactRenames && run && !run.timedOut && run.code !== 0 && /unable to read|missing blob|could not read/i.test(run.stderr)) {
+    exactRenames = true;
+    run = await read("-M100%");
+  }
   if (!run || (!run.timedOut && run.code !== 0)) return undefined;
-  return { commits: parseGitLog(run.stdout.toString("utf8"), !run.timedOut), truncated: run.timedOut };
+  return { commits: parseGitLog(run.stdout.toString("utf8"), !run.timedOut), truncated: run.timedOut, exactRenames };
 }
 
 /** True when `ancestor` is on HEAD's history (git merge-base --is-ancestor). */

@@ -15,8 +15,11 @@ import { gitFolderOf, isAncestorOfHead, isShallow, readGitLog, readHead, type Gi
 import { messageTerms } from "./message-terms.js";
 
 export const HISTORY_FILE = "history.json";
-/** Bumped when what a stored commit holds changes: the file is then read afresh (2: strings kept once, see PackedHistory). */
-const HISTORY_VERSION = 2;
+/**
+ * Bumped when what a stored history holds changes: the file is then read afresh (2: strings kept once, see
+ * PackedHistory; 3: whether its renames are exact ones only).
+ */
+const HISTORY_VERSION = 3;
 
 /** One commit of the index. */
 export interface IndexedCommit {
@@ -38,6 +41,14 @@ export interface HistoryIndex {
   shallow: boolean;
   /** The last read stopped at its time limit: older commits are missing. */
   truncated: boolean;
+  /**
+   * Its renames are exact ones only: git could not read a blob somewhere in
+   * the range read (a partial or size-filtered clone), so it could not
+   * compare contents. Commits added later are read the same way, so that the
+   * history is the one a fresh read from the same HEAD gives, whatever the
+   * HEADs it was brought up to date from.
+   */
+  exactRenames: boolean;
 }
 
 /** What one refresh did. */
@@ -88,6 +99,7 @@ interface PackedHistory {
   head: string;
   shallow: boolean;
   truncated: boolean;
+  exactRenames: boolean;
   strings: string[];
   commits: Array<[string, number, number[], number[], number[]]>;
 }
@@ -105,7 +117,7 @@ function packHistory(history: HistoryIndex): PackedHistory {
     return n;
   };
   const commits = history.commits.map((c): PackedHistory["commits"][number] => [c.hash, c.time, c.terms.map(numberOf), c.paths.map(numberOf), c.renames.flatMap(([from, to]) => [numberOf(from), numberOf(to)])]);
-  return { head: history.head, shallow: history.shallow, truncated: history.truncated, strings, commits };
+  return { head: history.head, shallow: history.shallow, truncated: history.truncated, exactRenames: history.exactRenames, strings, commits };
 }
 
 /**
@@ -156,7 +168,7 @@ function unpackHistory(packed: PackedHistory): HistoryIndex | undefined {
       for (let i = 0; i + 1 < renames.length; i += 2) pairs.push([text(renames[i]!), text(renames[i + 1]!)]);
       return { hash, time, terms: terms.map(text), paths: paths.map(text), renames: pairs };
     });
-    const history: HistoryIndex = { head: packed.head, commits, shallow: packed.shallow === true, truncated: packed.truncated === true };
+    const history: HistoryIndex = { head: packed.head, commits, shallow: packed.shallow === true, truncated: packed.truncated === true, exactRenames: packed.exactRenames === true };
     // checked above: every number names a string
     storedNumbers.set(history, numbersOf(packed));
     return history;
@@ -212,15 +224,19 @@ export async function refreshHistory(root: string, options: HistoryOptions = {})
   if (known && known.head === head) return finish(known, 0, "kept");
   const shallow = await isShallow(gitDir);
   const startClock = graphBuilt ? { startClock: graphBuilt } : {};
+  let exactRenames = false;
   if (known && (await isAncestorOfHead(root, known.head, timeoutMs, graphBuilt))) {
-    const log = await readGitLog(root, { maxCommits, timeoutMs, after: known.head, ...startClock });
-    if (log && !log.truncated) {
+    const log = await readGitLog(root, { maxCommits, timeoutMs, after: known.head, exactRenames: known.exactRenames, ...startClock });
+    // new commits that could only be read with exact renames, after commits read with all: the whole range again
+    // the one way (a fresh read from HEAD falls back for the whole range too)
+    if (log && !log.truncated && log.exactRenames === known.exactRenames) {
       const added = log.commits.map(toIndexed);
       const commits = [...added, ...known.commits].slice(0, maxCommits);
-      return finish({ head, commits, shallow, truncated: known.truncated }, added.length, "added");
+      return finish({ head, commits, shallow, truncated: known.truncated, exactRenames: known.exactRenames }, added.length, "added");
     }
+    exactRenames = log?.exactRenames === true;
   }
-  const log = await readGitLog(root, { maxCommits, timeoutMs, ...startClock });
+  const log = await readGitLog(root, { maxCommits, timeoutMs, exactRenames, ...startClock });
   if (!log) return undefined;
-  return finish({ head, commits: log.commits.map(toIndexed), shallow, truncated: log.truncated }, log.commits.length, "fresh");
+  return finish({ head, commits: log.commits.map(toIndexed), shallow, truncated: log.truncated, exactRenames: log.exactRenames }, log.commits.length, "fresh");
 }

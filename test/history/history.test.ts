@@ -164,6 +164,49 @@ describe("reading the history", () => {
     expect(rewritten.history.commits.map((c) => c.terms.slice(0, 2).join(" "))).toEqual(["stor different", "stor keep", "fix hydration", "initial"]);
   });
 
+  it("a clone missing a blob reads exact renames only, and a history brought up to date is the one a fresh read gives", async () => {
+    // notes.txt's blob is missing, as a partial clone lacks some: a read whose range holds a commit that removes it and
+    // adds another file (a rename candidate: git must compare their contents) cannot find inexact renames
+    const root = makeRepo([
+      { message: "add the token check", files: { "notes.txt": "x\n".repeat(300), "src/tokens.ts": exportOf("check"), "src/auth.ts": exportOf("login") } },
+      { message: "expiry of the token", files: { "src/tokens.ts": exportOf("check2") } },
+    ]);
+    const blob = git(root, "rev-parse", "HEAD:notes.txt").trim();
+    rmSync(join(root, ".git", "objects", blob.slice(0, 2), blob.slice(2)));
+    const commit = (message: string, change: () => void) => {
+      change();
+      git(root, "add", "-A");
+      git(root, "commit", "-q", "-m", message);
+    };
+    const freshRead = async () => (await refreshHistory(root))!.history;
+    const cacheDir = join(root, "..", `${root.split("/").pop()}-cache`);
+    scratch.push(cacheDir);
+
+    // nothing in the range needs the blob yet: all renames
+    expect((await refreshHistory(root, { cacheDir }))!.history.exactRenames).toBe(false);
+    commit("drop the notes", () => {
+      rmSync(join(root, "notes.txt"));
+      writeFileSync(join(root, "docs.txt"), "y\n".repeat(300));
+    });
+    // the new commit needs it: the history is read again, exact renames only, as a fresh read from HEAD reads it
+    const fellBack = (await refreshHistory(root, { cacheDir }))!;
+    expect(fellBack.read.how).toBe("fresh");
+    expect(fellBack.history.exactRenames).toBe(true);
+    expect(fellBack.history).toEqual(await freshRead());
+
+    // tokens.ts moved with an edit: git finds the rename in that commit alone, but a fresh read from HEAD cannot, and
+    // neither does the history brought up to date
+    commit("rename the tokens module", () => {
+      git(root, "mv", "src/tokens.ts", "src/access-tokens.ts");
+      writeFileSync(join(root, "src", "access-tokens.ts"), `${exportOf("check2")}export const extra = 1;\n`);
+    });
+    expect(git(root, "log", "-1", "-M", "--name-status", "--format=")).toMatch(/^R\d+\tsrc\/tokens\.ts\tsrc\/access-tokens\.ts/m);
+    const added = (await refreshHistory(root, { cacheDir }))!;
+    expect(added.read).toMatchObject({ how: "added", read: 1 });
+    expect(added.history).toEqual(await freshRead());
+    expect(added.history.commits[0]!.renames).toEqual([]);
+  });
+
   it("reads a shallow clone's history as far as it goes, and says so", async () => {
     const origin = routerRepo();
     const clone = mkdtempSync(join(tmpdir(), "gr-shallow-"));
