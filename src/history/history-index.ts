@@ -229,12 +229,16 @@ export async function refreshHistory(root: string, options: HistoryOptions = {})
     const log = await readGitLog(root, { maxCommits, timeoutMs, after: known.head, exactRenames: known.exactRenames, ...startClock });
     // new commits that could only be read with exact renames, after commits read with all: the whole range again
     // the one way (a fresh read from HEAD falls back for the whole range too)
-    if (log && !log.truncated && log.exactRenames === known.exactRenames) {
+    const sameWay = log !== undefined && !log.truncated && log.exactRenames === known.exactRenames;
+    // a history read with exact renames whose oldest commits leave its window: the commit that made it fall back may
+    // be among them, and a fresh read from HEAD would then find all renames (read afresh, all renames tried first)
+    const slides = known.exactRenames && log !== undefined && log.commits.length + known.commits.length > maxCommits;
+    if (sameWay && !slides) {
       const added = log.commits.map(toIndexed);
       const commits = [...added, ...known.commits].slice(0, maxCommits);
       return finish({ head, commits, shallow, truncated: known.truncated, exactRenames: known.exactRenames }, added.length, "added");
     }
-    exactRenames = log?.exactRenames === true;
+    exactRenames = !slides && log?.exactRenames === true;
   }
   const log = await readGitLog(root, { maxCommits, timeoutMs, exactRenames, ...startClock });
   if (!log) return undefined;

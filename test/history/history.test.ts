@@ -205,6 +205,18 @@ describe("reading the history", () => {
     expect(added.read).toMatchObject({ how: "added", read: 1 });
     expect(added.history).toEqual(await freshRead());
     expect(added.history.commits[0]!.renames).toEqual([]);
+
+    // once "drop the notes" leaves the window (the last 2 commits here), a fresh read finds all renames again; so does
+    // the history brought up to date, read afresh as its oldest commits leave
+    commit("auth becomes session", () => {
+      git(root, "mv", "src/auth.ts", "src/session.ts");
+      writeFileSync(join(root, "src", "session.ts"), `${exportOf("login")}export const kept = 2;\n`);
+    });
+    const windowed = (await refreshHistory(root, { cacheDir, maxCommits: 2 }))!;
+    expect(windowed.read.how).toBe("fresh");
+    expect(windowed.history).toEqual((await refreshHistory(root, { maxCommits: 2 }))!.history);
+    expect(windowed.history.exactRenames).toBe(false);
+    expect(windowed.history.commits.map((c) => c.renames)).toEqual([[["src/auth.ts", "src/session.ts"]], [["src/tokens.ts", "src/access-tokens.ts"]]]);
   });
 
   it("reads a shallow clone's history as far as it goes, and says so", async () => {
