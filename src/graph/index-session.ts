@@ -308,12 +308,12 @@ function diskSession(
       // and a walk's new folder snapshot, so that the next walk takes the folders unchanged since from it
       const changed = state.changed || ignoreKey !== loaded.store.ignoreKey || foldersMade?.changed === true;
       // (made only for a store that is written: every folder's config names looked at)
-      const foldersOf = (made: { snapshot: FolderSnapshot }): StoredFolders => ({
+      const storedFoldersOf = (made: { snapshot: FolderSnapshot }): StoredFolders => ({
         scanKey,
         snapshot: made.snapshot,
         configNames: Object.fromEntries([...(scanned?.configNames ?? [])].filter(([, names]) => names.length > 0)),
       });
-      const folders = changed ? (foldersMade ? foldersOf(foldersMade) : loaded.store.folders) : undefined;
+      const folders = changed ? (foldersMade ? storedFoldersOf(foldersMade) : loaded.store.folders) : undefined;
       const store: IndexStore = changed
         ? {
             header,

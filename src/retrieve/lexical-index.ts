@@ -99,7 +99,6 @@ class IndexFileView implements IndexedFile {
   readonly path: string;
   readonly tokens: number;
   readonly isDeclaration: boolean;
-
   readonly #file: ParsedFile;
   readonly #i: number;
   readonly #postings: TermPostings;
