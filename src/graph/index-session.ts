@@ -40,7 +40,7 @@ export interface PreviousGraph {
   cycleFiles?: number[];
 }
 
-/** A scan, and the config file names of each folder it read (the resolution fingerprint's input). */
+/** A scan, and the config file names of each folder its walk went through, every folder of its files (the resolution fingerprint's input). */
 export interface SessionScan {
   result: ScanResult;
   configNames?: ReadonlyMap<string, string[]>;
@@ -275,7 +275,7 @@ function diskSession(
       // (rollup: ~25 ms of a one-file edit)
       const stored = loaded.store.resolution;
       if (scan.sameFiles && stored?.fingerprint !== undefined) return { fingerprint: stored.fingerprint, holds: true, diagnostics: stored.diagnostics };
-      const fingerprint = resolutionFingerprint(scan.result.root, paths, scan.configNames);
+      const fingerprint = resolutionFingerprint(scan.result.root, paths, scan.configNames, scan.configNames !== undefined);
       return { fingerprint, holds: loaded.store.resolution?.fingerprint === fingerprint, diagnostics: loaded.store.resolution?.diagnostics ?? [] };
     },
     previousPostings() {

@@ -13,6 +13,7 @@ import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { hashContent } from "../util/content-hash.js";
 import { foldersOf, pathIn } from "../util/folders.js";
+import { byCodeUnit } from "../util/sort.js";
 
 const CONFIG_NAME = /^(?:(?:ts|js)config.*\.json|package\.json)$/i;
 
@@ -22,16 +23,52 @@ const CONFIG_NAME = /^(?:(?:ts|js)config.*\.json|package\.json)$/i;
  * @param configNames the config files of folders already read (see
  *   {@link configFileNames}; the scan's walk reads every folder this needs):
  *   a folder found there is not read again
+ * @param everyFolder the names hold every folder of the files (a walk's,
+ *   which reads each folder it finds a file in): the folders with no
+ *   config file are then not derived from the paths at all
  * @example
  * const before = resolutionFingerprint(root, ["src/a.ts"]);
  * // add a tsconfig "paths" entry → a different fingerprint
  */
-export function resolutionFingerprint(realRoot: string, filePaths: readonly string[], configNames?: ReadonlyMap<string, readonly string[]>): string {
+export function resolutionFingerprint(
+  realRoot: string,
+  filePaths: readonly string[],
+  configNames?: ReadonlyMap<string, readonly string[]>,
+  everyFolder = false,
+): string {
   const parts: string[] = [`files ${filePaths.length}`, ...filePaths];
+  // a walk's names hold every folder of the files: only those with a config file are looked at, not every folder
+  // derived from the paths and sorted (rollup, 4,585 folders, 64 with a config file: ~15 ms of a warm query)
+  const folders = everyFolder && configNames && isSorted(filePaths) ? foldersWithConfigs(filePaths, configNames) : foldersOf(filePaths);
   // read synchronously: a few small files, where each asynchronous read costs four trips through the thread
   // pool and the event loop (a daemon's refresh on effect spent 1-13 ms here, now ~0.5)
-  for (const dir of foldersOf(filePaths)) parts.push(...configsIn(realRoot, dir, configNames?.get(dir)));
+  for (const dir of folders) parts.push(...configsIn(realRoot, dir, configNames?.get(dir)));
   return hashContent(parts.join("\n"));
+}
+
+/** The folders of `configNames` that name a config file and hold one of the (sorted) files, below them or in them; sorted. */
+function foldersWithConfigs(sortedPaths: readonly string[], configNames: ReadonlyMap<string, readonly string[]>): string[] {
+  // the root is always among a file set's folders, even when the names lack it (it is then read)
+  const folders: string[] = configNames.has("") ? [] : [""];
+  for (const [dir, names] of configNames) if (names.length > 0 && (dir === "" || holdsAny(sortedPaths, `${dir}/`))) folders.push(dir);
+  return folders.sort(byCodeUnit);
+}
+
+/** True when a path of the sorted list starts with `prefix` (they sit together, from the first path not below it). */
+function holdsAny(sortedPaths: readonly string[], prefix: string): boolean {
+  let low = 0;
+  let high = sortedPaths.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sortedPaths[mid]! < prefix) low = mid + 1;
+    else high = mid;
+  }
+  return low < sortedPaths.length && sortedPaths[low]!.startsWith(prefix);
+}
+
+function isSorted(paths: readonly string[]): boolean {
+  for (let i = 1; i < paths.length; i++) if (paths[i - 1]! > paths[i]!) return false;
+  return true;
 }
 
 /**

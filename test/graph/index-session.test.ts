@@ -4,7 +4,7 @@
  * test builds on a copy of a fixture and looks at what the session says and
  * what lands on disk.
  */
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildGraph, createIndexMemory, flushIndexMemory } from "../../src/index.js";
@@ -53,6 +53,30 @@ describe("index session", () => {
     const previous = await session.previousGraph();
     expect(previous && holdsTogether(previous.lazy.compact)).toBe(true);
     expect(session.graphKey).toBe(keyOfGraph([...built.files.values()], new Map(Object.entries(session.previous))));
+  });
+
+  it("a build that takes every file and target as stored keeps the stored graph key; one that parses a file keys its graph again", async () => {
+    const keyOf = async () => (await openIndexSession(root, cacheDir)).graphKey;
+    const recomputed = async (built: Awaited<ReturnType<typeof buildGraph>>) =>
+      keyOfGraph([...built.files.values()], new Map(Object.entries((await openIndexSession(root, cacheDir)).previous)));
+    const main = join(root, "src", "main.ts");
+    const first = await buildGraph(root, { cacheDir });
+    const key = await keyOf();
+    expect(key).toBe(await recomputed(first));
+    // touched, the same bytes: hashed again, taken as stored
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(main, later, later);
+    await buildGraph(root, { cacheDir });
+    expect(await keyOf()).toBe(key);
+    // the same length, another import: parsed and resolved again, another key
+    writeFileSync(main, readFileSync(main, "utf8").replace('"./store/inventory"', '"./store/inventorx"'));
+    const edited = await buildGraph(root, { cacheDir });
+    expect(await keyOf()).not.toBe(key);
+    expect(await keyOf()).toBe(await recomputed(edited));
+    // a new file that imports nothing: parsed, and a key of its own
+    appendFileSync(join(root, "src", "added.ts"), "export const added = 1;\n");
+    const added = await buildGraph(root, { cacheDir });
+    expect(await keyOf()).toBe(await recomputed(added));
   });
 
   it("commits only a change: an unchanged state leaves the files as they were, a changed one writes them", async () => {

@@ -4,7 +4,7 @@
  * names of the folders it reads, so a warm run does not read them again;
  * the fingerprint must be the same either way.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { scanFiles } from "../../src/scan/index.js";
@@ -32,6 +32,29 @@ describe("resolution fingerprint", () => {
     expect(names.get("")).toEqual(["package.json", "tsconfig.base.json", "tsconfig.json"]);
     expect(names.get("packages/app")).toEqual(["package.json", "tsconfig.json"]);
     expect(await resolutionFingerprint(realRoot, paths, names)).toBe(await resolutionFingerprint(realRoot, paths));
+  });
+
+  it("told the walk's names hold every folder, looks only at folders with a config file and a scanned file below, and still equals the full read", async () => {
+    // folders with a config file and no scanned file below: one whose name sorts just before a file folder's
+    // ("app-docs" < "app/"), one inside a file folder
+    mkdirSync(join(root, "packages/app-docs"), { recursive: true });
+    writeFileSync(join(root, "packages/app-docs/package.json"), '{"name":"docs"}\n');
+    mkdirSync(join(root, "packages/core/assets"), { recursive: true });
+    writeFileSync(join(root, "packages/core/assets/tsconfig.json"), "{}\n");
+    const { realRoot, paths, names } = await scanWithConfigs();
+    expect(names.get("packages/app-docs")).toEqual(["package.json"]);
+    const full = await resolutionFingerprint(realRoot, paths, names);
+    expect(resolutionFingerprint(realRoot, paths, names, true)).toBe(full);
+    expect(resolutionFingerprint(realRoot, paths, undefined)).toBe(full);
+    // a file in the config-only folder makes its config part of the fingerprint, either way
+    writeFileSync(join(root, "packages/app-docs/page.ts"), "export const page = 1;\n");
+    const after = await scanWithConfigs();
+    const withFile = resolutionFingerprint(after.realRoot, after.paths, after.names, true);
+    expect(withFile).not.toBe(full);
+    expect(withFile).toBe(resolutionFingerprint(after.realRoot, after.paths));
+    // the names of a walk that missed the root: the root's configs are read all the same
+    const withoutRoot = new Map([...after.names].filter(([dir]) => dir !== ""));
+    expect(resolutionFingerprint(after.realRoot, after.paths, withoutRoot, true)).toBe(withFile);
   });
 
   it("a config file added to a folder of the scanned files changes it; the names given for a folder are the ones used", async () => {
