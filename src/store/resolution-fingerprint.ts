@@ -12,8 +12,8 @@
 import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { hashContent } from "../util/content-hash.js";
-import { foldersOf, pathIn } from "../util/folders.js";
-import { byCodeUnit } from "../util/sort.js";
+import { foldersOf, holdsPathIn, pathIn } from "../util/folders.js";
+import { byCodeUnit, isSortedByCodeUnit } from "../util/sort.js";
 
 const CONFIG_NAME = /^(?:(?:ts|js)config.*\.json|package\.json)$/i;
 
@@ -39,7 +39,7 @@ export function resolutionFingerprint(
   const parts: string[] = [`files ${filePaths.length}`, ...filePaths];
   // a walk's names hold every folder of the files: only those with a config file are looked at, not every folder
   // derived from the paths and sorted (rollup, 4,585 folders, 64 with a config file: ~15 ms of a warm query)
-  const folders = everyFolder && configNames && isSorted(filePaths) ? foldersWithConfigs(filePaths, configNames) : foldersOf(filePaths);
+  const folders = everyFolder && configNames && isSortedByCodeUnit(filePaths) ? foldersWithConfigs(filePaths, configNames) : foldersOf(filePaths);
   // read synchronously: a few small files, where each asynchronous read costs four trips through the thread
   // pool and the event loop (a daemon's refresh on effect spent 1-13 ms here, now ~0.5)
   for (const dir of folders) parts.push(...configsIn(realRoot, dir, configNames?.get(dir)));
@@ -50,25 +50,8 @@ export function resolutionFingerprint(
 function foldersWithConfigs(sortedPaths: readonly string[], configNames: ReadonlyMap<string, readonly string[]>): string[] {
   // the root is always among a file set's folders, even when the names lack it (it is then read)
   const folders: string[] = configNames.has("") ? [] : [""];
-  for (const [dir, names] of configNames) if (names.length > 0 && (dir === "" || holdsAny(sortedPaths, `${dir}/`))) folders.push(dir);
+  for (const [dir, names] of configNames) if (names.length > 0 && (dir === "" || holdsPathIn(sortedPaths, dir))) folders.push(dir);
   return folders.sort(byCodeUnit);
-}
-
-/** True when a path of the sorted list starts with `prefix` (they sit together, from the first path not below it). */
-function holdsAny(sortedPaths: readonly string[], prefix: string): boolean {
-  let low = 0;
-  let high = sortedPaths.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sortedPaths[mid]! < prefix) low = mid + 1;
-    else high = mid;
-  }
-  return low < sortedPaths.length && sortedPaths[low]!.startsWith(prefix);
-}
-
-function isSorted(paths: readonly string[]): boolean {
-  for (let i = 1; i < paths.length; i++) if (paths[i - 1]! > paths[i]!) return false;
-  return true;
 }
 
 /**

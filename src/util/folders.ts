@@ -41,3 +41,25 @@ export function folderOf(path: string): string {
 export function pathIn(folder: string, name: string): string {
   return folder === "" ? name : `${folder}/${name}`;
 }
+
+/**
+ * True when a path of the list, sorted by code unit, lies inside `folder`
+ * ("" holds every path): such paths sit together, from the first one not
+ * below `folder + "/"`, so a binary search finds them.
+ *
+ * @example
+ * holdsPathIn(["src/a-b/c.ts", "src/a/b.ts"], "src/a"); // true
+ * holdsPathIn(["src/a-b/c.ts"], "src/a");               // false
+ */
+export function holdsPathIn(sortedPaths: readonly string[], folder: string): boolean {
+  if (folder === "") return sortedPaths.length > 0;
+  const prefix = `${folder}/`;
+  let low = 0;
+  let high = sortedPaths.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sortedPaths[mid]! < prefix) low = mid + 1;
+    else high = mid;
+  }
+  return low < sortedPaths.length && sortedPaths[low]!.startsWith(prefix);
+}
