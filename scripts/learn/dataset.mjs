@@ -114,6 +114,27 @@ export function withoutHistory(data, historyColumns) {
 }
 
 /**
+ * Every task twice: as it is, and as a retrieval without history sees it
+ * (withoutHistory), the second copy's ids marked NO_HISTORY_SUFFIX. A model
+ * trained on both has seen a codebase without history (an npm tarball, a
+ * folder that is no git work tree) as well as one with, instead of meeting
+ * the history features' empty values only when it is used.
+ */
+export const NO_HISTORY_SUFFIX = " (no history)";
+
+export function withAndWithoutHistory(data, historyColumns) {
+  const bare = withoutHistory(data, historyColumns);
+  const X = new Float32Array((data.n + bare.n) * data.F);
+  X.set(data.X, 0);
+  X.set(bare.X, data.n * data.F);
+  const y = new Uint8Array(data.n + bare.n);
+  y.set(data.y, 0);
+  y.set(bare.y, data.n);
+  const copies = bare.tasks.map((t) => ({ ...t, id: t.id + NO_HISTORY_SUFFIX, start: t.start + data.n }));
+  return { ...data, n: data.n + bare.n, X, y, tasks: [...data.tasks, ...copies] };
+}
+
+/**
  * A task's ranking as validation.json holds it (train.mjs and score-folds.mjs
  * write the same shape, so two generations of models compare task by task).
  */

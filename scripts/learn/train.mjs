@@ -21,20 +21,23 @@
 // With --no-history, the same without the history's features and rows (the
 // model --no-history is compared with), into models-no-history/; no
 // shipped model is written. --models DIR writes the fold models elsewhere;
+// --also-without-history trains every model on each task twice, as seen
+// with its history and without (the shipped model then meets a codebase
+// without history as it met it in training), and reports both halves;
 // --objective lambdarank trains on LambdaRank gradients instead of the
 // logistic loss (the calibration maps are fit the same way). --task-share X
 // trains each model on that share of its training tasks (chosen by a hash of
 // the task id, so the same tasks each run) and validates on every task of
 // the held-out fold: a learning curve, to see what more tasks would buy.
 //
-//   options: --data DIR  --out FILE  --trees N  --depth N  --rate X  --negatives X  --task-share X  --folds 0,1  --no-history  --no-final  --no-write  --quiet
+//   options: --data DIR  --out FILE  --trees N  --depth N  --rate X  --negatives X  --task-share X  --folds 0,1  --no-history  --also-without-history  --no-final  --no-write  --quiet
 
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadDataset, rankingRecord, selectRows, withoutHistory } from "./dataset.mjs";
+import { loadDataset, NO_HISTORY_SUFFIX, rankingRecord, selectRows, withAndWithoutHistory, withoutHistory } from "./dataset.mjs";
 import { createRandom, fitIsotonic, predictMargins, trainGbdt } from "./gbdt.mjs";
 import { averageMetrics, formatMetrics, reliability, scoreRanking } from "./metrics.mjs";
 
@@ -60,6 +63,7 @@ function parseArgs(argv) {
     taskShare: 1,
     objective: "logistic",
     history: true,
+    both: false,
     write: true,
     quiet: false,
     final: true,
@@ -87,12 +91,14 @@ function parseArgs(argv) {
     else if (arg === "--no-write") o.write = false;
     else if (arg === "--no-final") o.final = false;
     else if (arg === "--no-history") o.history = false;
+    else if (arg === "--also-without-history") o.both = true;
     else if (arg === "--quiet") o.quiet = true;
     else if (arg === "-h" || arg === "--help") {
-      process.stdout.write("usage: npm run train [-- --data DIR] [--out FILE] [--trees N] [--depth N] [--rate X] [--negatives X] [--task-share X] [--folds 0,1] [--no-history] [--objective logistic|lambdarank] [--models DIR] [--no-final] [--no-write] [--quiet]\n");
+      process.stdout.write("usage: npm run train [-- --data DIR] [--out FILE] [--trees N] [--depth N] [--rate X] [--negatives X] [--task-share X] [--folds 0,1] [--no-history] [--also-without-history] [--objective logistic|lambdarank] [--models DIR] [--no-final] [--no-write] [--quiet]\n");
       process.exit(0);
     } else fail(`unknown argument ${arg}`);
   }
+  if (o.both && !o.history) fail("--also-without-history and --no-history exclude each other");
   if (!fs.existsSync(o.data)) fail(`no training features at ${o.data} (run scripts/learn/extract-features.mjs --mirrors DIR first, or give --data DIR)`);
   return o;
 }
@@ -170,10 +176,11 @@ async function main() {
   const { RELATION_FEATURES, relationFeatures } = await import(path.join(DIST, "retrieve", "features", "relation-features.js"));
   modelFile = await import(path.join(DIST, "retrieve", "model", "ranker-file.js"));
   const loaded = loadDataset(o.data, [...BASE_FEATURES]);
-  const data = o.history ? loaded : withoutHistory(loaded, HISTORY_FEATURES.map((f) => BASE_FEATURES.indexOf(f)));
-  const models = o.models ?? path.join(o.data, o.history ? "models" : "models-no-history");
+  const historyColumns = HISTORY_FEATURES.map((f) => BASE_FEATURES.indexOf(f));
+  const data = !o.history ? withoutHistory(loaded, historyColumns) : o.both ? withAndWithoutHistory(loaded, historyColumns) : loaded;
+  const models = o.models ?? path.join(o.data, !o.history ? "models-no-history" : o.both ? "models-both" : "models");
   const { F, n, X, y, tasks } = data;
-  say(`data: ${tasks.length} tasks, ${n} rows, ${F} features, ${data.corpora.length} corpora${o.history ? "" : ", without history"}${o.taskShare < 1 ? `; each model trained on ${o.taskShare} of its training tasks` : ""}`);
+  say(`data: ${tasks.length} tasks, ${n} rows, ${F} features, ${data.corpora.length} corpora${!o.history ? ", without history" : o.both ? ", each task with and without history" : ""}${o.taskShare < 1 ? `; each model trained on ${o.taskShare} of its training tasks` : ""}`);
   const params = { trees: o.trees, depth: o.depth, learningRate: o.rate, log: o.quiet ? null : (l) => process.stderr.write(`  ${l}\n`) };
   const F2 = F + RELATION_FEATURES.length;
 
@@ -282,6 +289,13 @@ async function main() {
   for (const [label, test] of [["1 file", (t) => t.gold.length === 1], ["2+ files", (t) => t.gold.length >= 2]]) {
     report(`bm25f, ${label}`, mine.filter(test), bm25f, say);
     report(`stage 2, ${label}`, mine.filter(test), validation.p2, say, validation.m2);
+  }
+  if (o.both) {
+    const bare = (t) => t.id.endsWith(NO_HISTORY_SUFFIX);
+    report("stage 2, with history", mine.filter((t) => !bare(t)), validation.p2, say, validation.m2);
+    report("stage 2, without history", mine.filter(bare), validation.p2, say, validation.m2);
+    report("stage 2, with history, 2+ files", mine.filter((t) => !bare(t) && t.gold.length >= 2), validation.p2, say, validation.m2);
+    report("stage 2, without history, 2+ files", mine.filter((t) => bare(t) && t.gold.length >= 2), validation.p2, say, validation.m2);
   }
   for (const k of reportFolds) report(`stage 2, fold ${k}`, tasksOf([k]), validation.p2, say, validation.m2);
   const pairs = [];

@@ -11,6 +11,8 @@ import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain JavaScript scripts
 import { createRandom, fitIsotonic, predictMargins, trainGbdt } from "../../scripts/learn/gbdt.mjs";
 // @ts-expect-error: plain JavaScript scripts
+import { NO_HISTORY_SUFFIX, withAndWithoutHistory, withoutHistory } from "../../scripts/learn/dataset.mjs";
+// @ts-expect-error: plain JavaScript scripts
 import { reliability, scoreRanking } from "../../scripts/learn/metrics.mjs";
 // @ts-expect-error: plain JavaScript scripts
 import { deltaRows, reliabilityRows, validationRows, writeSample } from "../../scripts/bench-validation.mjs";
@@ -98,6 +100,63 @@ describe("the validation tables", () => {
     const { ece } = reliabilityRows(byRetriever.get("graph")) as { ece: number };
     // files at 0.95 (gold), 0.85 (gold), 0.85 (not): |0.95 − 1| and |0.85 − 0.5| weighted
     expect(ece).toBeCloseTo((1 / 3) * 0.05 + (2 / 3) * 0.35);
+  });
+});
+
+describe("the training data without history", () => {
+  // two tasks of 3 and 2 rows, 2 features: the second is the history's; task a's row 1 only the history brought
+  const graphOf = (rows: number) => ({
+    out: Array.from({ length: rows }, (_, r) => (r + 1 < rows ? [r + 1] : [])),
+    in: Array.from({ length: rows }, (_, r) => (r > 0 ? [r - 1] : [])),
+    uses: Array.from({ length: rows }, () => []),
+    twoHop: Array.from({ length: rows }, () => []),
+    folder: Array.from({ length: rows }, () => 0),
+    cochange: Array.from({ length: rows }, () => [[0, 1]]),
+  });
+  const data = {
+    F: 2,
+    n: 5,
+    X: Float32Array.from([1, 10, 2, 20, 3, 30, 4, 40, 5, 50]),
+    y: Uint8Array.from([0, 1, 1, 1, 0]),
+    corpora: ["c"],
+    tasks: [
+      { id: "a", corpus: "c", fold: 0, lang: "en", gold: ["a1", "a2"], goldAt: [1, 2], start: 0, rows: 3, paths: ["a0", "a1", "a2"], origin: ["lexical", "history", "lexical"], graph: graphOf(3) },
+      { id: "b", corpus: "c", fold: 1, lang: "zh", gold: ["b0"], goldAt: [0], start: 3, rows: 2, paths: ["b0", "b1"], origin: ["lexical", "named"], graph: graphOf(2) },
+    ],
+  };
+
+  it("drops the rows only the history brought, zeroes its features and co-change, and keeps the labels with their rows", () => {
+    const bare = withoutHistory(data, [1]);
+    expect(bare.n).toBe(4);
+    expect(Array.from(bare.X)).toEqual([1, 0, 3, 0, 4, 0, 5, 0]);
+    expect(Array.from(bare.y)).toEqual([0, 1, 1, 0]);
+    expect(bare.tasks[0].paths).toEqual(["a0", "a2"]);
+    expect(bare.tasks[0].goldAt).toEqual([-1, 1]);
+    // a0 -> a1 -> a2 without a1: no edge is left, and none points past the rows
+    expect(bare.tasks[0].graph.out).toEqual([[], []]);
+    expect(bare.tasks[0].graph.cochange).toEqual([[], []]);
+    expect(bare.tasks[1].start).toBe(2);
+  });
+
+  it("holds every task twice, as it is and as without history, the copy marked and placed after the originals", () => {
+    const both = withAndWithoutHistory(data, [1]);
+    expect(both.n).toBe(9);
+    expect(both.tasks.map((t: { id: string }) => t.id)).toEqual(["a", "b", `a${NO_HISTORY_SUFFIX}`, `b${NO_HISTORY_SUFFIX}`]);
+    expect(both.tasks.map((t: { start: number }) => t.start)).toEqual([0, 3, 5, 7]);
+    expect(Array.from(both.X.subarray(0, 10))).toEqual(Array.from(data.X));
+    expect(Array.from(both.X.subarray(10))).toEqual([1, 0, 3, 0, 4, 0, 5, 0]);
+    expect(Array.from(both.y)).toEqual([0, 1, 1, 1, 0, 0, 1, 1, 0]);
+    // a copy keeps its task's fold, so leave-fold-out training never sees a held-out task in either form
+    expect(both.tasks.map((t: { fold: number }) => t.fold)).toEqual([0, 1, 0, 1]);
+    // every label sits on its task's gold rows
+    for (const t of both.tasks) for (const at of t.goldAt) if (at >= 0) expect(both.y[t.start + at]).toBe(1);
+  });
+
+  it("is refused beside --no-history in one line", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const run = spawnSync(process.execPath, ["scripts/learn/train.mjs", "--no-history", "--also-without-history", "--data", join(scratch, "none")], { encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe("train: --also-without-history and --no-history exclude each other");
   });
 });
 
