@@ -7,7 +7,7 @@
 //    rows per language and per number of files changed, and the reliability
 //    of the relevances (see bench-validation.mjs). Needs the training
 //    repositories' mirrors (--mirrors DIR or GR_BENCH_MIRRORS) and the fold
-//    models (GR_TRAIN_CACHE/models); skipped with a line saying so otherwise;
+//    models (GR_TRAIN_CACHE/models and models-also-without-history); skipped with a line saying so otherwise;
 // 2. the npm dev split, once per strategy (graph, bm25, pagerank), side by
 //    side, and the harness's comparison of graph against bm25.
 //
@@ -38,7 +38,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeTree, snapshotBuild } from "./snapshot-build.mjs";
 import os from "node:os";
-import { deltaRows, readRecords, reliabilityRows, runValidation, validationRows, writeSample, RETRIEVERS } from "./bench-validation.mjs";
+import { deltaRows, NO_HISTORY_MODELS, readRecords, reliabilityRows, runValidation, validationRows, writeSample, RETRIEVERS } from "./bench-validation.mjs";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CACHE_DIR = path.join(PROJECT_ROOT, ".bench-cache", "quality");
@@ -236,9 +236,9 @@ async function validate(options, harness, cli) {
     tasks = fs.readFileSync(tasksFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
   } else {
     const needsModels = options.retrievers.some((r) => r.startsWith("graph"));
-    const missing = options.folds.filter((k) => !fs.existsSync(path.join(models, `fold-${k}.bin`)) || !fs.existsSync(path.join(`${models}-no-history`, `fold-${k}.bin`)));
+    const missing = options.folds.filter((k) => !fs.existsSync(path.join(models, `fold-${k}.bin`)) || !fs.existsSync(path.join(`${models}${NO_HISTORY_MODELS}`, `fold-${k}.bin`)));
     if (!options.mirrors) return say("validation: skipped (give --mirrors DIR or set GR_BENCH_MIRRORS: DIR/<owner>+<name>/repo for each repository of train/fetch-list.txt)");
-    if (needsModels && missing.length) return say(`validation: skipped (no model for fold ${missing.join(", ")} in ${models} or ${models}-no-history: run npm run train and npm run train -- --no-history, or set GR_TRAIN_CACHE)`);
+    if (needsModels && missing.length) return say(`validation: skipped (no model for fold ${missing.join(", ")} in ${models} or ${models}${NO_HISTORY_MODELS}: run npm run train and npm run train -- --also-without-history, or set GR_TRAIN_CACHE)`);
     tasks = writeSample(trainDir, options.sample, tasksFile);
     say(`validation: ${tasks.length} tasks (${options.sample > 0 ? `${options.sample} a repository` : "all"}), folds ${options.folds.join(", ")}, each scored by the model trained without it`);
     const env = { ...process.env, GR_BENCH_CACHE: path.join(outDir, "trees") };

@@ -12,8 +12,16 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-/** graph: the learned ranking with history; graph-no-history: the same model family trained and run without it. */
+/**
+ * graph: the learned ranking with history (the fold models of `npm run
+ * train`, as data/ranker.bin); graph-no-history: the same model family run
+ * without it, as a codebase without history is ranked (the fold models of
+ * `npm run train -- --also-without-history`, as data/ranker-no-history.bin).
+ */
 export const RETRIEVERS = ["graph", "graph-no-history", "bm25", "reference"];
+
+/** The no-history fold models sit beside the history's: <train cache>/models-also-without-history. */
+export const NO_HISTORY_MODELS = "-also-without-history";
 
 const sha = (text) => crypto.createHash("sha256").update(text).digest("hex");
 
@@ -38,7 +46,7 @@ function retrieverArgs(retriever, { cli, models, fold, referenceBm25 }) {
   const args = [process.execPath, cli, "{task}", "--root", "{root}", "--format", "json", "-q"];
   if (retriever === "bm25") return [...args, "--strategy", "bm25"];
   if (retriever === "graph") return [...args, "--model", path.join(models, `fold-${fold}.bin`)];
-  return [...args, "--no-history", "--model", path.join(`${models}-no-history`, `fold-${fold}.bin`)];
+  return [...args, "--no-history", "--model", path.join(`${models}${NO_HISTORY_MODELS}`, `fold-${fold}.bin`)];
 }
 
 /**

@@ -14,21 +14,30 @@
 //
 // Prints each validation fold's figures (scored by the model that never
 // saw it) and writes:
-//   --out FILE (default data/ranker.bin)    the model trained on all folds
+//   --out FILE (default data/ranker.bin, or data/ranker-no-history.bin
+//     with --also-without-history)          the model trained on all folds
 //   <data>/models/fold-K.bin               each fold's validation model
 // (models in the layout of src/retrieve/model/ranker-file.ts)
 //   <data>/models/validation.json          the per-task validation rankings
 // With --no-history, the same without the history's features and rows (the
 // model --no-history is compared with), into models-no-history/; no
-// shipped model is written. --models DIR writes the fold models elsewhere;
-// --also-without-history trains every model on each task twice, as seen
-// with its history and without (the shipped model then meets a codebase
-// without history as it met it in training), and reports both halves;
-// --objective lambdarank trains on LambdaRank gradients instead of the
-// logistic loss (the calibration maps are fit the same way). --task-share X
-// trains each model on that share of its training tasks (chosen by a hash of
-// the task id, so the same tasks each run) and validates on every task of
-// the held-out fold: a learning curve, to see what more tasks would buy.
+// shipped model is written. With --also-without-history every model trains
+// on each task twice, as seen with its history and as a retrieval without
+// history sees it (withAndWithoutHistory), into
+// models-also-without-history/, and the shipped model goes to
+// data/ranker-no-history.bin: the model for a codebase without history (an
+// npm tarball, a folder that is no work tree, --no-history). The model
+// trained on the tasks as their history shows them (data/ranker.bin) meets
+// empty history features there that it never saw in training, and is
+// overconfident (docs/quality.md, session 23); the validation reports both
+// halves.
+//
+// --models DIR writes the fold models elsewhere; --objective lambdarank
+// trains on LambdaRank gradients instead of the logistic loss (the
+// calibration maps are fit the same way). --task-share X trains each model
+// on that share of its training tasks (chosen by a hash of the task id, so
+// the same tasks each run) and validates on every task of the held-out
+// fold: a learning curve, to see what more tasks would buy.
 //
 //   options: --data DIR  --out FILE  --trees N  --depth N  --rate X  --negatives X  --task-share X  --folds 0,1  --no-history  --also-without-history  --no-final  --no-write  --quiet
 
@@ -94,11 +103,12 @@ function parseArgs(argv) {
     else if (arg === "--also-without-history") o.both = true;
     else if (arg === "--quiet") o.quiet = true;
     else if (arg === "-h" || arg === "--help") {
-      process.stdout.write("usage: npm run train [-- --data DIR] [--out FILE] [--trees N] [--depth N] [--rate X] [--negatives X] [--task-share X] [--folds 0,1] [--no-history] [--also-without-history] [--objective logistic|lambdarank] [--models DIR] [--no-final] [--no-write] [--quiet]\n");
+      process.stdout.write("usage: npm run train [-- --data DIR] [--out FILE] [--trees N] [--depth N] [--rate X] [--negatives X] [--task-share X] [--folds 0,1] [--no-history | --also-without-history] [--objective logistic|lambdarank] [--models DIR] [--no-final] [--no-write] [--quiet]\n");
       process.exit(0);
     } else fail(`unknown argument ${arg}`);
   }
   if (o.both && !o.history) fail("--also-without-history and --no-history exclude each other");
+  if (o.both && !argv.includes("--out")) o.out = path.join(PROJECT_ROOT, "data", "ranker-no-history.bin");
   if (!fs.existsSync(o.data)) fail(`no training features at ${o.data} (run scripts/learn/extract-features.mjs --mirrors DIR first, or give --data DIR)`);
   return o;
 }
@@ -178,7 +188,7 @@ async function main() {
   const loaded = loadDataset(o.data, [...BASE_FEATURES]);
   const historyColumns = HISTORY_FEATURES.map((f) => BASE_FEATURES.indexOf(f));
   const data = !o.history ? withoutHistory(loaded, historyColumns) : o.both ? withAndWithoutHistory(loaded, historyColumns) : loaded;
-  const models = o.models ?? path.join(o.data, !o.history ? "models-no-history" : o.both ? "models-both" : "models");
+  const models = o.models ?? path.join(o.data, !o.history ? "models-no-history" : o.both ? "models-also-without-history" : "models");
   const { F, n, X, y, tasks } = data;
   say(`data: ${tasks.length} tasks, ${n} rows, ${F} features, ${data.corpora.length} corpora${!o.history ? ", without history" : o.both ? ", each task with and without history" : ""}${o.taskShare < 1 ? `; each model trained on ${o.taskShare} of its training tasks` : ""}`);
   const params = { trees: o.trees, depth: o.depth, learningRate: o.rate, log: o.quiet ? null : (l) => process.stderr.write(`  ${l}\n`) };
@@ -317,7 +327,7 @@ async function main() {
     const final2 = train(X2, F2, trained);
     const cal1 = calibrate(all, first.margins, y);
     const cal2 = calibrate(all, second.margins, y);
-    writeModel(o.out, { BASE_FEATURES, RELATION_FEATURES, stage1: final1, cal1, stage2: final2, cal2, note: `trained on folds ${folds.join(", ")} (${trained.length} tasks)` });
+    writeModel(o.out, { BASE_FEATURES, RELATION_FEATURES, stage1: final1, cal1, stage2: final2, cal2, note: `trained on folds ${folds.join(", ")} (${o.both ? `${trained.length / 2} tasks, each with and without history` : `${trained.length} tasks`})` });
     say(`model: ${path.relative(PROJECT_ROOT, o.out)}`);
   }
 }

@@ -27,7 +27,8 @@ Retrieve options:
   --exclude GLOB        leave files out (repeatable; wins over both). Globs are relative to the root
   --keywords A,B        extra keywords for the first query (repeatable)
   --strategy NAME       graph (default: the learned ranker), bm25 or pagerank
-  --model FILE          a ranker model trained by npm run train (default: the shipped data/ranker.bin)
+  --model FILE          a ranker model trained by npm run train (default: the shipped data/ranker.bin,
+                        or data/ranker-no-history.bin for a codebase without git history)
   --no-history          read no git history (by default the last 5000 commits of a root whose .git is in it)
   --history-commits N   read the last N commits of the history (default 5000)
   --dot FILE            also write the retrieved subgraph as Graphviz DOT to FILE

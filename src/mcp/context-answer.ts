@@ -35,6 +35,15 @@ import {
 /** The MCP server's default answer size, in tokens: well inside Claude Code's 25,000-token cap on a tool result. */
 export const MCP_DEFAULT_BUDGET_TOKENS = 8_000;
 
+/**
+ * An answer names at least the best this many files, whatever their
+ * relevance (the harness's acc@5). The relevance is the calibrated chance
+ * that the change needs the file: on a task whose words are vague, every
+ * file can sit below 0.2, and an answer of the top file alone would hide
+ * the next candidates an agent may look at (one line each, no code).
+ */
+export const MIN_ANSWER_FILES = 5;
+
 export type AnswerFormat = "md" | "json" | "paths";
 
 /** How a file appears in the answer: its code (whole, reduced, signatures), its definitions' names, one listed line, or a ranked entry (json, paths). */
@@ -62,7 +71,7 @@ export interface ContextAnswer {
   budgetTokens: number;
   /** Files shown, best first. */
   files: AnswerFile[];
-  /** Ranked files (from 0.2 on) the budget left out. */
+  /** Ranked files (from 0.2 on, or among the best five) the budget left out. */
   leftOut: number;
   /** Gaps left after the last cycle. */
   gaps: string[];
@@ -74,7 +83,7 @@ export interface ContextAnswerOptions {
   readFile: (path: string) => Promise<string>;
   budgetTokens: number;
   format: AnswerFormat;
-  /** Files from this relevance on are shown (default 0.2); the top file always is. */
+  /** Files from this relevance on are shown (default 0.2); the best {@link MIN_ANSWER_FILES} always are. */
   minRelevance?: number;
 }
 
@@ -159,6 +168,7 @@ async function fitPack(result: RetrievalResult, options: ContextAnswerOptions, c
         readFile: options.readFile,
         budgetTokens: packBudget,
         codeFrom: MEDIUM_BAND,
+        minFiles: MIN_ANSWER_FILES,
         ...(options.minRelevance !== undefined ? { minRelevance: options.minRelevance } : {}),
       });
     } catch {
@@ -181,7 +191,7 @@ async function fitPack(result: RetrievalResult, options: ContextAnswerOptions, c
 export async function buildContextAnswer(result: RetrievalResult, options: ContextAnswerOptions): Promise<{ text: string; structured: ContextAnswer }> {
   const counter = await loadTokenCounter();
   const minRelevance = options.minRelevance ?? 0.2;
-  const shown = result.files.filter((f, i) => i === 0 || f.relevance >= minRelevance);
+  const shown = result.files.filter((f, i) => i < MIN_ANSWER_FILES || f.relevance >= minRelevance);
   const answer = options.format === "md" ? await fitPack(result, options, counter) : fitRanked(result, shown, options, counter);
   if (!answer) {
     throw new Error(`retrieve_context: a budget of ${options.budgetTokens} tokens cannot hold the answer's header and its top file (give 1000 or more)`);

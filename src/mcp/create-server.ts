@@ -27,7 +27,7 @@ export const RETRIEVE_CONTEXT_DESCRIPTION = `Find the files you must read before
 Call it first, when you start a task (fix a bug, add a feature, refactor) and do not yet know which files matter: it replaces grepping and opening files one by one.
 Pass the task in plain words, as the user stated it (English or Chinese; naming identifiers, paths or error messages helps).
 Returns the files ranked best first, each with a relevance in [0, 1] (0.7 or more = in the context: read those), a one-line reason (matched terms and symbols, import edges) and its missing context (what it depends on that the set lacks).
-format "md" (default) is the context pack: the retrieval's trace, then the code of each file from relevance 0.5 on, with line numbers, best first, reduced to its matching definitions when the budget is tight, then the files from 0.2 to 0.5 by name with a one-line reason; "json" is the ranking alone, with reasons and missing context, without code; "paths" is only the best files' paths and relevances.
+format "md" (default) is the context pack: the retrieval's trace, then the code of each file from relevance 0.5 on, with line numbers, best first, reduced to its matching definitions when the budget is tight, then the files from 0.2 to 0.5 (and at least the best five in all) by name with a one-line reason; "json" is the ranking alone, with reasons and missing context, without code; "paths" is only the best files' paths and relevances.
 The whole answer (text and structured content) stays within budget tokens (default ${MCP_DEFAULT_BUDGET_TOKENS}, counted with o200k_base); raise budget for more code.
 The index follows the files on disk: edits since the last call are picked up automatically.`;
 

@@ -45,6 +45,8 @@ export interface ContextPackOptions {
   budgetTokens?: number;
   /** Files from this relevance on are packed after the top file (default 0.2). */
   minRelevance?: number;
+  /** The best this many files are packed whatever their relevance (default 1: the top file). */
+  minFiles?: number;
   /** Files below this relevance (but the top one) are listed in one line each, without code (default: none is). */
   codeFrom?: number;
 }
@@ -339,7 +341,8 @@ export async function buildContextPack(result: RetrievalResult, options: Context
   const minRelevance = options.minRelevance ?? NEAR_RELEVANCE;
   const codeFrom = options.codeFrom;
   const ranked = result.files.map((file, index) => ({ file, rank: index + 1 }));
-  const picked = ranked.filter((r, index) => index === 0 || r.file.relevance >= minRelevance);
+  const minFiles = Math.max(1, options.minFiles ?? 1);
+  const picked = ranked.filter((r, index) => index < minFiles || r.file.relevance >= minRelevance);
   const headerOptions = { budgetTokens, tokenizer: counter.name, codeFrom };
   const fullHeader = header(result, picked.map((p) => p.file), { ...headerOptions, full: true });
   const shortHeader = header(result, picked.map((p) => p.file), { ...headerOptions, full: false });

@@ -11,7 +11,7 @@ import { CONTEXT_THRESHOLD } from "./bands.js";
 import { dispatch, dispatchAgain } from "./dispatch.js";
 import { evaluate, type Evaluation, type PreviousCycle } from "./evaluate.js";
 import type { TaskFeatures } from "./features/extract.js";
-import { loadRanker } from "./model/ranker.js";
+import { loadRanker, shippedModelPath } from "./model/ranker.js";
 import { DEFAULT_MAX_CYCLES, MIN_HIGH_FILES } from "./parameters.js";
 import { extendGlossary, extendThesaurus, parseTask } from "./query.js";
 import { refine } from "./refine.js";
@@ -59,7 +59,7 @@ function liftsOf(evaluations: readonly Evaluation[], previous: ReadonlyMap<strin
  */
 export async function runIterativeRetrieval(context: RetrievalContext, input: LoopInput): Promise<RetrievalResult> {
   const { task, options } = input;
-  const model = loadRanker(options.model);
+  const model = loadRanker(options.model ?? shippedModelPath(context.history?.commits ?? 0));
   const maxCycles = options.maxCycles ?? DEFAULT_MAX_CYCLES;
   const glossary = options.glossary ? extendGlossary(options.glossary, "retrieve: glossary") : undefined;
   const thesaurus = options.thesaurus ? extendThesaurus(options.thesaurus, "retrieve: thesaurus") : undefined;

@@ -59,8 +59,10 @@ export const DATA_DIR = join(PACKAGE_ROOT, "data");
 export const GLOSSARY_FILE = join(DATA_DIR, "glossary-zh.json");
 export const THESAURUS_FILE = join(DATA_DIR, "thesaurus.json");
 export const STOPWORDS_FILE = join(DATA_DIR, "stopwords.json");
-/** The learned ranker (trained by `npm run train`, read by retrieve/model/ranker.ts). */
+/** The learned ranker for a codebase with git history (trained by `npm run train`, read by retrieve/model/ranker.ts). */
 export const RANKER_FILE = join(DATA_DIR, "ranker.bin");
+/** The learned ranker for a codebase without history (trained by `npm run train -- --also-without-history`). */
+export const RANKER_NO_HISTORY_FILE = join(DATA_DIR, "ranker-no-history.bin");
 
 const HAN_ONLY = /^\p{Script=Han}+$/u;
 const FIX_HINT = "fix the entry; data/README.md describes the format";

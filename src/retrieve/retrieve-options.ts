@@ -73,7 +73,7 @@ export interface RetrieveOptions {
   glossary?: Record<string, string[]>;
   /** Ranked files returned (default 50). */
   maxResults?: number;
-  /** A ranker model file trained by `npm run train` (default: the shipped data/ranker.bin). */
+  /** A ranker model file trained by `npm run train` (default: the shipped data/ranker.bin with git history, data/ranker-no-history.bin without). */
   model?: string;
   /** Read the repository's git history (co-change, the words of past commits): default true; false reads none. */
   history?: boolean;

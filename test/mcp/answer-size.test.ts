@@ -62,6 +62,9 @@ describe("retrieve_context on a codebase of 300+ files", () => {
     const text = result.content[0]?.type === "text" ? result.content[0].text : "";
     expect(text).toContain("Budget: ");
     expect(text).toContain("counted with the o200k_base (gpt-tokenizer) tokenizer");
+    // at least the best five, whatever their relevance; beyond them only files from 0.2 on
+    expect(answer.files.length).toBeGreaterThanOrEqual(5);
+    for (const file of answer.files.slice(5)) expect(file.relevance).toBeGreaterThanOrEqual(0.2);
     const [top, ...rest] = answer.files;
     expect(top?.shown).not.toBe("listed");
     const low = rest.filter((f) => f.relevance < 0.5); // low or excluded: printed cut (0.339 as 0.33) with its band

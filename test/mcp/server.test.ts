@@ -5,7 +5,7 @@
  * then edits the tmp copy and sees the edit on the next call.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -149,7 +149,9 @@ describe("graph-retrieve mcp over stdio", () => {
     const first = ranked.files.slice(0, 3).map((f) => f.path);
     expect(first).toEqual(expect.arrayContaining(["src/auth/auth.ts", "src/auth/tokens.ts"]));
     for (const path of ANSWER.filter((p) => first.includes(p))) expect(text).toContain(path);
-    expect(text).toContain("export async function login(");
+    // the top file's code, whole
+    const topSource = readFileSync(join(root, shown[0]!.path), "utf8");
+    for (const line of topSource.split("\n").filter((l) => l.startsWith("export "))) expect(text).toContain(line);
     expect(text).toMatch(/```/);
     expect(shown[0]?.shown).toBe("whole");
     // below the medium band: a name and a reason, no code
@@ -180,7 +182,10 @@ describe("graph-retrieve mcp over stdio", () => {
     expect(tokens).not.toHaveProperty("details");
     expect(tokens.usedBy.map((l) => l.path)).toEqual(expect.arrayContaining(["src/auth/auth.ts"]));
     expect(tokens.uses.map((l) => l.path)).toContain("src/auth/jwt-utils.ts");
-    expect(tokens.fillsGapOf).toContain("src/auth/auth.ts");
+    // whose gap it would fill: a task that names the auth module puts it in the context, with its gap toward checkToken
+    const named = await callJson<FileExplanation>("explain_file", { task: `${TASK} in src/auth/auth.ts`, path: "src/auth/tokens.ts" });
+    expect(named.fillsGapOf).toContain("src/auth/auth.ts");
+    expect(tokens.fillsGapOf.every((p) => ranked.files.some((f) => f.path === p && f.relevance >= 0.5))).toBe(true);
     // the reason is given once: not repeated in another field
     const raw = JSON.stringify(tokens);
     expect(raw.split(tokens.reason).length - 1).toBe(1);

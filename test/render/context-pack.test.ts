@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildContextPack, createRetriever, formatRelevance, renderContextPack, UsageError, type CodeGraph, type Definition, type ParsedFile, type RetrievalResult, type RetrievedFile } from "../../src/index.js";
-import { bigFileRetrieval, fixtureRetrieval, removeGeneratedRoots, type Retrieval } from "./helpers.js";
+import { bigFileRetrieval, fixtureRetrieval, removeGeneratedRoots, TASKS, type Retrieval } from "./helpers.js";
 
 afterAll(removeGeneratedRoots);
 
@@ -70,9 +70,9 @@ describe("renderContextPack on the pattern fixtures", () => {
     const retrieval = await fixtureRetrieval("auth-service");
     const text = await pack(retrieval);
     expect(tokensOf(text)).toBeLessThanOrEqual(20_000);
-    expect(text.startsWith("# Context pack: Fix the authentication token expiry bug\n")).toBe(true);
+    expect(text.startsWith(`# Context pack: ${TASKS["auth-service"]}\n`)).toBe(true);
     expect(text).toContain("Budget: 20000 tokens, counted with the o200k_base (gpt-tokenizer) tokenizer");
-    expect(text).toMatch(/^- Cycle 1: searched "authentic", "token", "expir", "auth"; \d+ candidates/m);
+    expect(text).toMatch(/^- Cycle 1: searched "authentic", "token", "expir", "src", "auth"; \d+ candidates/m);
     expect(text).toMatch(/^- Cycle 2: \d+ candidates/m);
     const picked = retrieval.result.files.filter((f, i) => i === 0 || f.relevance >= 0.2);
     const sections = readSections(text);
@@ -279,5 +279,19 @@ describe("renderContextPack counts tokens with o200k_base, not characters / 4", 
       expect(pack.text).toMatch(new RegExp(`^- \\d+\\. ${file.path.replace(/[.]/g, "\\.")} · ${formatRelevance(file.relevance)} low · .+$`, "m"));
     }
     expect(pack.text).toContain("## Nearby, by name only (relevance < 0.5)");
+  });
+
+  it("minFiles packs the best files whatever their relevance, and none past them below minRelevance", async () => {
+    const retrieval = await fixtureRetrieval("api-gateway");
+    const options = { codeGraph: retrieval.codeGraph, readFile: retrieval.readFile, codeFrom: 0.5 };
+    const plain = await buildContextPack(retrieval.result, options);
+    const five = await buildContextPack(retrieval.result, { ...options, minFiles: 5 });
+    const best = retrieval.result.files.slice(0, 5).map((f) => f.path);
+    // the fixture ranks files below 0.2 among its best five: the default leaves them out
+    expect(retrieval.result.files.slice(0, 5).some((f) => f.relevance < 0.2)).toBe(true);
+    expect(plain.files.map((f) => f.path)).not.toEqual(expect.arrayContaining(best));
+    expect(five.files.map((f) => f.path).slice(0, 5)).toEqual(best);
+    for (const file of five.files.slice(5)) expect(file.relevance).toBeGreaterThanOrEqual(0.2);
+    for (const file of five.files.slice(1)) if (file.relevance < 0.2) expect(five.text).toMatch(new RegExp(`^- \\d+\\. ${file.path.replace(/[.]/g, "\\.")} · ${formatRelevance(file.relevance)} excluded · .+$`, "m"));
   });
 });

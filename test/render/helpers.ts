@@ -20,9 +20,16 @@ export interface Retrieval {
   readFile: (path: string) => Promise<string>;
 }
 
+/**
+ * The pattern's tasks. auth-service's names the file it is about, as a user
+ * often does: the renderers need a context file with gaps, and the pattern's
+ * own wording ("Fix the authentication token expiry bug") leaves every file
+ * of this codebase without history below the medium band (the ranker is
+ * calibrated on real commits, whose top file is right about 3 times in 10).
+ */
 export const TASKS = {
   "api-gateway": "Add rate limiting to the API endpoints",
-  "auth-service": "Fix the authentication token expiry bug",
+  "auth-service": "Fix the authentication token expiry bug in src/auth/auth.ts",
 } as const;
 
 const cache = new Map<string, Promise<Retrieval>>();

@@ -4,24 +4,28 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BASE_FEATURES } from "../../src/retrieve/features/base-features.js";
 import { RELATION_FEATURES } from "../../src/retrieve/features/relation-features.js";
-import { calibrate, checkRankerModel, loadRanker, scoreRow } from "../../src/retrieve/model/ranker.js";
+import { calibrate, checkRankerModel, DEFAULT_MODEL_PATH, loadRanker, NO_HISTORY_MODEL_PATH, scoreRow } from "../../src/retrieve/model/ranker.js";
 import { decodeRanker, encodeRanker, packStage, type RankerModel } from "../../src/retrieve/model/ranker-file.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "gr-ranker-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("the shipped ranker", () => {
-  it("loads, for exactly the features this version computes, with two calibrated stages", () => {
-    const model = loadRanker();
-    expect(model.features).toEqual([...BASE_FEATURES]);
-    expect(model.relationFeatures).toEqual([...RELATION_FEATURES]);
-    expect(model.stages).toHaveLength(2);
-    for (const stage of model.stages) {
-      expect(stage.roots.length - 1).toBeGreaterThan(0);
-      // the calibration map rises: a higher log-odds never means a lower chance
-      for (let i = 1; i < stage.calibration.length; i++) expect(stage.calibration[i]![1]).toBeGreaterThanOrEqual(stage.calibration[i - 1]![1]);
+  it("loads, for exactly the features this version computes, with two calibrated stages (both shipped models)", () => {
+    for (const path of [DEFAULT_MODEL_PATH, NO_HISTORY_MODEL_PATH]) {
+      const model = loadRanker(path);
+      expect(model.features).toEqual([...BASE_FEATURES]);
+      expect(model.relationFeatures).toEqual([...RELATION_FEATURES]);
+      expect(model.stages).toHaveLength(2);
+      for (const stage of model.stages) {
+        expect(stage.roots.length - 1).toBeGreaterThan(0);
+        // the calibration map rises: a higher log-odds never means a lower chance
+        for (let i = 1; i < stage.calibration.length; i++) expect(stage.calibration[i]![1]).toBeGreaterThanOrEqual(stage.calibration[i - 1]![1]);
+      }
+      expect(loadRanker(path)).toBe(model); // read once
     }
-    expect(loadRanker()).toBe(model); // read once
+    expect(loadRanker()).toBe(loadRanker(DEFAULT_MODEL_PATH));
+    expect(loadRanker(NO_HISTORY_MODEL_PATH)).not.toBe(loadRanker());
   });
 
   it("gives the same output for the same input, a probability in [0, 1]", () => {

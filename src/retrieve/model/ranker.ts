@@ -5,20 +5,39 @@
  * log-odds into the chance that a file is one the change needs. Stage 1
  * scores the first cycle; stage 2 scores later cycles, whose vectors add
  * the ties to what the cycle before found. The model is a data file
- * (data/ranker.bin, laid out in ranker-file.ts) read once; scoring is
- * deterministic arithmetic.
+ * (laid out in ranker-file.ts) read once; scoring is deterministic
+ * arithmetic. Two are shipped: data/ranker.bin for a codebase with git
+ * history, trained on the tasks as their history shows them, and
+ * data/ranker-no-history.bin for one without (an npm tarball, a folder that
+ * is no work tree, `--no-history`), trained on each task both with and
+ * without its history. The first, used without history, meets history
+ * features it never saw empty in training and is overconfident there
+ * (docs/quality.md, session 23).
  */
 import { readFileSync } from "node:fs";
 import { UsageError } from "../../errors.js";
 import { BASE_FEATURES } from "../features/base-features.js";
 import { RELATION_FEATURES } from "../features/relation-features.js";
-import { RANKER_FILE } from "../query-data.js";
+import { RANKER_FILE, RANKER_NO_HISTORY_FILE } from "../query-data.js";
 import { decodeRanker, type RankerModel, type RankerStage } from "./ranker-file.js";
 
 export type { RankerModel, RankerStage } from "./ranker-file.js";
 
-/** The shipped model: data/ranker.bin. */
+/** The shipped model for a codebase with history: data/ranker.bin. */
 export const DEFAULT_MODEL_PATH = RANKER_FILE;
+/** The shipped model for a codebase without history: data/ranker-no-history.bin. */
+export const NO_HISTORY_MODEL_PATH = RANKER_NO_HISTORY_FILE;
+
+/**
+ * The shipped model for a retrieval: the history's when it read commits,
+ * else the one trained for a codebase without history.
+ *
+ * @example
+ * shippedModelPath(0); // ".../data/ranker-no-history.bin"
+ */
+export function shippedModelPath(historyCommits: number): string {
+  return historyCommits > 0 ? DEFAULT_MODEL_PATH : NO_HISTORY_MODEL_PATH;
+}
 
 const loaded = new Map<string, RankerModel>();
 
