@@ -43,6 +43,11 @@ async function applyEvaluator(evaluator: Evaluator | undefined, evaluations: Eva
   return adjusted.sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
 }
 
+/** Each evaluated file's raw probability, by path. */
+function probabilitiesOf(evaluations: readonly Evaluation[]): Map<string, number> {
+  return new Map(evaluations.map((e) => [e.path, e.probability]));
+}
+
 /** Files a later cycle raised, with the tie that raised them. */
 function liftsOf(evaluations: readonly Evaluation[], previous: ReadonlyMap<string, number>): NonNullable<CycleTrace["lifted"]> {
   return evaluations
@@ -80,7 +85,11 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
   for (let cycle = 1; cycle <= maxCycles; cycle++) {
     const poolBefore = features?.pool.length ?? 0;
     features = features ? dispatchAgain(context, features, expansions) : dispatch(context, task, { parsed, isAllowed, ...(thesaurus ? { thesaurus } : {}) });
-    let evaluations = evaluate(context, features, model, cycle, previous)
+    // stage 2 was trained on the first stage's answers (scripts/learn/train.mjs), not on its own: a later cycle
+    // feeds it those, for the pool as it now is (expanded files included); fed its own answers, a third cycle
+    // moved files by chance (docs/quality.md, session 23). A custom evaluator's verdicts feed it instead.
+    const fed = previous && !options.evaluator ? { probability: probabilitiesOf(evaluate(context, features, model, 1)), relevance: previous.relevance } : previous;
+    let evaluations = evaluate(context, features, model, cycle, fed)
       // an excluded file keeps the relevance it left with
       .map((e) => (excluded.has(e.path) ? (latest.get(e.path) ?? e) : e));
     evaluations = await applyEvaluator(options.evaluator, evaluations, {
