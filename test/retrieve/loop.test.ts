@@ -63,6 +63,22 @@ describe("the loop", () => {
   });
 });
 
+describe("later cycles", () => {
+  it("feed stage 2 the first stage's answers, as it was trained: a cycle that adds no file ranks as the one before", async () => {
+    for (const [root, task] of [
+      [AUTH, "Fix the authentication token expiry bug"],
+      ["fixtures/api-gateway", "Add rate limiting to the API endpoints"],
+    ] as const) {
+      const two = await retrieve(task, { root, maxCycles: 2 });
+      const three = await retrieve(task, { root, maxCycles: 3 });
+      expect(three.cycles).toHaveLength(3);
+      expect(three.cycles[2]!.expandedFrom).toEqual([]);
+      // fed its own answers, stage 2 moved every file again in the third cycle
+      expect(three.files.map((f) => [f.path, f.relevance])).toEqual(two.files.map((f) => [f.path, f.relevance]));
+    }
+  });
+});
+
 describe("plug points", () => {
   it("a custom evaluator rescores candidates", async () => {
     const seen: string[] = [];
