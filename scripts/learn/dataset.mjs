@@ -113,6 +113,9 @@ export function withoutHistory(data, historyColumns) {
   return { ...data, n, X, y, tasks };
 }
 
+/** The mark on the ids of withAndWithoutHistory's copies. */
+export const NO_HISTORY_SUFFIX = " (no history)";
+
 /**
  * Every task twice: as it is, and as a retrieval without history sees it
  * (withoutHistory), the second copy's ids marked NO_HISTORY_SUFFIX. A model
@@ -120,8 +123,6 @@ export function withoutHistory(data, historyColumns) {
  * folder that is no git work tree) as well as one with, instead of meeting
  * the history features' empty values only when it is used.
  */
-export const NO_HISTORY_SUFFIX = " (no history)";
-
 export function withAndWithoutHistory(data, historyColumns) {
   const bare = withoutHistory(data, historyColumns);
   const X = new Float32Array((data.n + bare.n) * data.F);

@@ -17,7 +17,7 @@ import { matchedHistoryTerms } from "./features/history-features.js";
 import type { RetrievalContext } from "./retrieval-context.js";
 
 export interface Evaluation extends RankedFile {
-  /** The ranker's raw probability (its log-odds through the logistic): what the next cycle's relation features read. */
+  /** The ranker's raw probability (its log-odds through the logistic); a custom evaluator's verdicts feed the next cycle with it. */
   probability: number;
   origin: PoolOrigin;
   /** The file an expansion or a neighbour came from. */
@@ -96,10 +96,22 @@ function reasonOf(features: TaskFeatures, i: number, tie: string | undefined): s
   return parts.length > 0 ? parts.join("; ") : "no direct match";
 }
 
-/** What a later cycle knows of the one before: each file's raw probability (the relation features' input) and relevance (for the reasons). */
+/** What a later cycle is fed: each file's raw probability (the relation features' input) and the cycle before's relevance (for the reasons). */
 export interface PreviousCycle {
   probability: ReadonlyMap<string, number>;
   relevance: ReadonlyMap<string, number>;
+}
+
+const sigmoid = (margin: number): number => 1 / (1 + Math.exp(-margin));
+
+/**
+ * Each pool file's first-stage raw probability, by path: what stage 2 was
+ * trained to read (scripts/learn/train.mjs), so what a later cycle feeds it.
+ * Only the scores: no reasons, gaps or calibration.
+ */
+export function firstStageProbabilities(features: TaskFeatures, model: RankerModel): Map<string, number> {
+  const stage = model.stages[0];
+  return new Map(features.pool.map((file, i) => [file.path, sigmoid(scoreRow(stage, features.rows[i]!))]));
 }
 
 /**
@@ -132,7 +144,7 @@ export function evaluate(
       path: file.path,
       relevance: round(calibrate(stage, margin)),
       score: margin,
-      probability: 1 / (1 + Math.exp(-margin)),
+      probability: sigmoid(margin),
       reason: reasonOf(features, i, tie),
       missingContext: [],
       matchedTerms: file.lexical.matches.map((m) => m.term),

@@ -9,7 +9,7 @@ import { byCodeUnit } from "../util/sort.js";
 import { assembleResult, type AssembleInput } from "./assemble-result.js";
 import { CONTEXT_THRESHOLD } from "./bands.js";
 import { dispatch, dispatchAgain } from "./dispatch.js";
-import { evaluate, type Evaluation, type PreviousCycle } from "./evaluate.js";
+import { evaluate, firstStageProbabilities, type Evaluation, type PreviousCycle } from "./evaluate.js";
 import type { TaskFeatures } from "./features/extract.js";
 import { loadRanker, shippedModelPath } from "./model/ranker.js";
 import { DEFAULT_MAX_CYCLES, MIN_HIGH_FILES } from "./parameters.js";
@@ -41,11 +41,6 @@ async function applyEvaluator(evaluator: Evaluator | undefined, evaluations: Eva
     return { ...e, relevance, probability: relevance, reason: verdict.reason ?? e.reason };
   });
   return adjusted.sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
-}
-
-/** Each evaluated file's raw probability, by path. */
-function probabilitiesOf(evaluations: readonly Evaluation[]): Map<string, number> {
-  return new Map(evaluations.map((e) => [e.path, e.probability]));
 }
 
 /** Files a later cycle raised, with the tie that raised them. */
@@ -88,7 +83,7 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
     // stage 2 was trained on the first stage's answers (scripts/learn/train.mjs), not on its own: a later cycle
     // feeds it those, for the pool as it now is (expanded files included); fed its own answers, a third cycle
     // moved files by chance (docs/quality.md, session 23). A custom evaluator's verdicts feed it instead.
-    const fed = previous && !options.evaluator ? { probability: probabilitiesOf(evaluate(context, features, model, 1)), relevance: previous.relevance } : previous;
+    const fed = previous && !options.evaluator ? { probability: firstStageProbabilities(features, model), relevance: previous.relevance } : previous;
     let evaluations = evaluate(context, features, model, cycle, fed)
       // an excluded file keeps the relevance it left with
       .map((e) => (excluded.has(e.path) ? (latest.get(e.path) ?? e) : e));
