@@ -38,7 +38,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeTree, snapshotBuild } from "./snapshot-build.mjs";
 import os from "node:os";
-import { deltaRows, NO_HISTORY_MODELS, readRecords, reliabilityRows, runValidation, validationRows, writeSample, RETRIEVERS } from "./bench-validation.mjs";
+import { contextCeilingRows, deltaRows, NO_HISTORY_MODELS, readRecords, reliabilityRows, runValidation, validationRows, writeSample, RETRIEVERS } from "./bench-validation.mjs";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CACHE_DIR = path.join(PROJECT_ROOT, ".bench-cache", "quality");
@@ -259,6 +259,9 @@ async function validate(options, harness, cli) {
   printRows(validationRows(byRetriever, corporaFold));
   say("");
   printRows(deltaRows(byRetriever));
+  say("");
+  say("the context a ranking can give: an empty context counts precision 0, so no context's mean precision beats the chance that the first file is needed");
+  printRows(contextCeilingRows(byRetriever));
   const graph = byRetriever.get("graph");
   if (graph) {
     const { rows, ece } = reliabilityRows(graph);

@@ -143,6 +143,45 @@ export function deltaRows(byRetriever) {
   return rows;
 }
 
+/**
+ * What context a ranking can give, per retriever. The harness scores a task
+ * with an empty context at precision 0, so no rule that picks a context
+ * from a ranking (ordered by how likely each file is needed) has a mean
+ * precision above, in expectation, the chance that its first file is
+ * needed: the first file alone has exactly that precision, and each file
+ * added is one the ranking holds less likely. The rows show that ceiling
+ * ("top 1 needed"), the recall of the first file alone, and the context
+ * the retriever returned: how often it is not empty, and its precision
+ * when not.
+ */
+export function contextCeilingRows(byRetriever) {
+  const rows = [["retriever", "n", "top 1 needed", "top 1 alone ctxR", "ctxP", "ctxR", "ctx not empty", "ctxP when not empty"]];
+  for (const [retriever, records] of byRetriever) {
+    if (!records.length) continue;
+    let top = 0;
+    let topRecall = 0;
+    let nonEmpty = 0;
+    let nonEmptyPrecision = 0;
+    for (const rec of records) {
+      const gold = new Set(rec.gold);
+      const first = rec.ranked?.[0]?.[0];
+      const needed = first !== undefined && gold.has(first) ? 1 : 0;
+      top += needed;
+      topRecall += gold.size ? needed / gold.size : 0;
+      if ((rec.metrics?.ctxFiles ?? 0) > 0) {
+        nonEmpty++;
+        nonEmptyPrecision += rec.metrics.cP ?? 0;
+      }
+    }
+    const n = records.length;
+    rows.push([
+      retriever, String(n), (top / n).toFixed(3), (topRecall / n).toFixed(3),
+      mean(records, "cP").toFixed(3), mean(records, "cR").toFixed(3), (nonEmpty / n).toFixed(3), nonEmpty ? (nonEmptyPrecision / nonEmpty).toFixed(3) : "-",
+    ]);
+  }
+  return rows;
+}
+
 /** Reliability of the graph retriever's relevances over its ranked files: bins of 0.1, and the expected calibration error. */
 export function reliabilityRows(records) {
   const bins = Array.from({ length: 10 }, (_, b) => ({ lo: b / 10, n: 0, sum: 0, gold: 0 }));

@@ -15,7 +15,7 @@ import { NO_HISTORY_SUFFIX, withAndWithoutHistory, withoutHistory } from "../../
 // @ts-expect-error: plain JavaScript scripts
 import { reliability, scoreRanking } from "../../scripts/learn/metrics.mjs";
 // @ts-expect-error: plain JavaScript scripts
-import { deltaRows, reliabilityRows, validationRows, writeSample } from "../../scripts/bench-validation.mjs";
+import { contextCeilingRows, deltaRows, reliabilityRows, validationRows, writeSample } from "../../scripts/bench-validation.mjs";
 
 const scratch = mkdtempSync(join(tmpdir(), "gr-learn-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -100,6 +100,17 @@ describe("the validation tables", () => {
     const { ece } = reliabilityRows(byRetriever.get("graph")) as { ece: number };
     // files at 0.95 (gold), 0.85 (gold), 0.85 (not): |0.95 − 1| and |0.85 − 0.5| weighted
     expect(ece).toBeCloseTo((1 / 3) * 0.05 + (2 / 3) * 0.35);
+  });
+
+  it("show the context a ranking can give: the first file alone, against the context returned", () => {
+    const record = (gold: string[], ranked: Array<[string, number]>, cP: number, ctxFiles: number) => ({ id: "t", corpus: "x", lang: "en", goldCount: gold.length, gold, ranked, metrics: { cP, cR: 0, ctxFiles } });
+    const byRetriever = new Map([
+      // first file needed in tasks 1 and 2 (task 2 needs two files); task 3's first file is not needed, and its context is empty
+      ["graph", [record(["a"], [["a", 0.9], ["b", 0.3]], 1, 1), record(["a", "c"], [["a", 0.6], ["c", 0.5]], 0, 0), record(["a"], [["b", 0.4], ["a", 0.3]], 0, 0)]],
+    ]);
+    const rows = contextCeilingRows(byRetriever) as string[][];
+    expect(rows[0]).toEqual(["retriever", "n", "top 1 needed", "top 1 alone ctxR", "ctxP", "ctxR", "ctx not empty", "ctxP when not empty"]);
+    expect(rows[1]).toEqual(["graph", "3", "0.667", "0.500", "0.333", "0.000", "0.333", "1.000"]);
   });
 });
 
