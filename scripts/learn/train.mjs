@@ -63,7 +63,6 @@ function fail(message) {
 function parseArgs(argv) {
   const o = {
     data: process.env.GR_TRAIN_CACHE ?? path.join(os.tmpdir(), "gr-train-cache"),
-    out: path.join(PROJECT_ROOT, "data", "ranker.bin"),
     trees: 300,
     depth: 6,
     rate: 0.05,
@@ -108,7 +107,8 @@ function parseArgs(argv) {
     } else fail(`unknown argument ${arg}`);
   }
   if (o.both && !o.history) fail("--also-without-history and --no-history exclude each other");
-  if (o.both && !argv.includes("--out")) o.out = path.join(PROJECT_ROOT, "data", "ranker-no-history.bin");
+  // the shipped model this run writes by default: the one for a codebase without history when every task is also seen without it
+  o.out ??= path.join(PROJECT_ROOT, "data", o.both ? "ranker-no-history.bin" : "ranker.bin");
   if (!fs.existsSync(o.data)) fail(`no training features at ${o.data} (run scripts/learn/extract-features.mjs --mirrors DIR first, or give --data DIR)`);
   return o;
 }
