@@ -5,7 +5,8 @@
  * never look at memory or disk themselves; without `cacheDir` it is empty
  * and commits nothing.
  */
-import { rescanFiles, resolveScanRoot, scanFiles, type FolderSnapshot, type ScanHints } from "../scan/index.js";
+import { join } from "node:path";
+import { rescanFiles, resolveScanRoot, scanFiles, statAhead, type FolderSnapshot, type ScanHints, type StatsAheadRun } from "../scan/index.js";
 import {
   configFileNames,
   createStoreHeader,
@@ -14,6 +15,7 @@ import {
   loadStoredGraphSync,
   resolutionFingerprint,
   saveIndexStore,
+  STAT_LIST_FILE,
   type IndexStore,
   type LoadedStore,
   type StoreHeader,
@@ -193,10 +195,13 @@ const NO_INDEX: IndexSession = {
  */
 export async function openIndexSession(root: string, cacheDir: string | undefined, memory?: IndexMemory): Promise<IndexSession> {
   if (cacheDir === undefined) return NO_INDEX;
-  const header = createStoreHeader(await resolveScanRoot(root));
+  const realRoot = await resolveScanRoot(root);
+  const header = createStoreHeader(realRoot);
   const recalled = memory ? recallIndex(memory, cacheDir, header) : undefined;
+  // the walk's stats asked in a worker while this thread reads the index (a resident process has its watch instead)
+  const ahead = memory ? undefined : statAhead(realRoot, join(cacheDir, STAT_LIST_FILE));
   const loaded: LoadedStore = recalled ? { store: recalled.store, found: true } : await loadIndexStore(cacheDir, header);
-  return diskSession(cacheDir, header, loaded, recalled, memory);
+  return diskSession(cacheDir, header, loaded, recalled, memory, ahead);
 }
 
 function diskSession(
@@ -205,6 +210,7 @@ function diskSession(
   loaded: LoadedStore,
   recalled: RememberedIndex | undefined,
   memory: IndexMemory | undefined,
+  ahead?: StatsAheadRun,
 ): IndexSession {
   const previous = loaded.store.files;
   let scanKey = "";
@@ -259,7 +265,9 @@ function diskSession(
       // the last walk's folders, when made under these options: one unchanged since is taken from it unread
       const lastFolders = loaded.store.folders?.scanKey === scanKey ? loaded.store.folders : undefined;
       const lastConfigs = lastFolders?.configNames;
+      const statsAhead = ahead?.finish();
       const result = await scanFiles(root, options, {
+        ...(statsAhead ? { ahead: statsAhead } : {}),
         onFolder: (path, entries) =>
           void configNames.set(path, entries ? configFileNames(entries) : lastConfigs && Object.hasOwn(lastConfigs, path) && Array.isArray(lastConfigs[path]) ? lastConfigs[path] : []),
         folders: { ...(lastFolders ? { last: lastFolders.snapshot } : {}), found: (made) => void (foldersMade = made) },

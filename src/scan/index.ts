@@ -7,3 +7,4 @@
  */
 export { rescanFiles, resolveScanRoot, scanFiles, type ScanHints } from "./scan-files.js";
 export type { FolderSnapshot } from "./folder-snapshot.js";
+export { statAhead, STAT_AHEAD_MIN_PATHS, type StatsAheadRun } from "./stat-ahead.js";

@@ -44,6 +44,7 @@ import { isExcludedDirName, isExcludedFileName, isReopenableDirName, looksLikeBu
 import { BINARY_CHECK_BYTES, type FileHead, generatedMarkerOfHead, isBinaryHead, readFileHeadSync } from "./file-head.js";
 import { createIgnoreLevel, type IgnoreLevel, isIgnored } from "./gitignore-rules.js";
 import { createPathFilter, type PathFilter } from "./path-filter.js";
+import type { StatsAhead } from "./stat-ahead.js";
 import { hashContent } from "../util/content-hash.js";
 import { pathIn } from "../util/folders.js";
 import { byCodeUnit as compareStrings } from "../util/sort.js";
@@ -118,6 +119,8 @@ interface WalkState {
   folders?: FolderRead[];
   /** Folders taken from the last walk without reading them. */
   foldersTaken: number;
+  /** See {@link ScanHints.ahead}. */
+  ahead?: StatsAhead;
 }
 
 /**
@@ -150,8 +153,10 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
     lastWalk: hints.folders?.last ? lastWalkOf(hints.folders.last) : undefined,
     ...(hints.folders?.found ? { folders: [] } : {}),
     foldersTaken: 0,
+    ...(hints.ahead ? { ahead: hints.ahead } : {}),
   };
-  const startedAt = Date.now();
+  // a walk that takes stats taken ahead started when they were taken
+  const startedAt = Math.min(Date.now(), hints.ahead?.takenAt ?? Infinity);
   const levels = await readInfoExclude(state);
   await walkDir(state, { path: "", realPath: realRoot, levels, isIncluded: !filter.hasInclude, viaLink: false });
   await walkLinkedDirs(state);
@@ -173,7 +178,7 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
   for (let start = 0; start < candidates.length; start += FILES_PER_BATCH) {
     if (start > 0) await yieldToEventLoop();
     for (const candidate of candidates.slice(start, start + FILES_PER_BATCH)) {
-      const outcome = inspectFile(candidate, maxFileBytes, hints.known?.(candidate.path));
+      const outcome = inspectFile(candidate, maxFileBytes, hints.known?.(candidate.path), state.ahead);
       if (outcome.file) files.push(outcome.file);
       if (outcome.diagnostic) state.diagnostics.push(outcome.diagnostic);
     }
@@ -296,7 +301,7 @@ async function walkDir(state: WalkState, task: DirTask): Promise<void> {
   if (state.visitedDirs.has(task.realPath)) return;
   state.visitedDirs.add(task.realPath);
   // the folder's times before its entries are read: a change after this shows in the next walk's
-  const stamp = state.folders || state.lastWalk ? (task.viaLink ? undefined : stampOf(task.realPath)) : undefined;
+  const stamp = state.folders || state.lastWalk ? (task.viaLink ? undefined : (state.ahead?.folder(task.path) ?? stampOf(task.realPath))) : undefined;
   const last = stamp && state.lastWalk?.byPath.get(task.path);
   if (last && isUnchangedSince(last, stamp, state.lastWalk!.snapshot.startedAt)) return takeFromLastWalk(state, task, last, stamp);
   let entries: Dirent[];
@@ -558,6 +563,12 @@ export interface KnownFile {
 
 /** What a caller with an index tells the scan. */
 export interface ScanHints {
+  /**
+   * Stats of the last walk's folders and known files, taken ahead in a
+   * worker (see stat-ahead.ts): the walk takes a plain folder's times and a
+   * known file's size and mtime from them, and starts when they were taken.
+   */
+  ahead?: StatsAhead;
   /** The file at a root-relative path as the index holds it: with the same size and mtime, its head is not read again. */
   known?: (path: string) => KnownFile | undefined;
   /** Told the number of candidate files found so far, after each folder the walk reads (before any head is read). */
@@ -592,14 +603,14 @@ const headScratch = Buffer.allocUnsafe(BINARY_CHECK_BYTES);
  * a non-regular file) neither. A file the caller already knows, with the
  * same size and mtime, was read and accepted before: a stat decides.
  */
-function inspectFile(candidate: Candidate, maxFileBytes: number, known?: KnownFile): { file?: ScannedFile; diagnostic?: Diagnostic } {
+function inspectFile(candidate: Candidate, maxFileBytes: number, known?: KnownFile, ahead?: StatsAhead): { file?: ScannedFile; diagnostic?: Diagnostic } {
   const { path, realPath } = candidate;
   const language = languageForPath(path);
   if (language === undefined) return {};
   if (known !== undefined) {
-    // lstat: a regular file still, not a link put in its place since the walk
-    const stats = lstatSync(realPath, { throwIfNoEntry: false });
-    if (stats?.isFile() && stats.size === known.size && stats.mtimeMs === known.mtimeMs && stats.size <= maxFileBytes) {
+    // lstat: a regular file still, not a link put in its place since the walk (or the same, taken ahead)
+    const stats = (!candidate.viaLink && ahead?.file(path)) || regularFileStats(realPath);
+    if (stats && stats.size === known.size && stats.mtimeMs === known.mtimeMs && stats.size <= maxFileBytes) {
       return { file: { path, absPath: realPath, size: stats.size, mtimeMs: stats.mtimeMs, language, isDeclaration: isDeclarationPath(path) } };
     }
   }
@@ -624,6 +635,12 @@ function inspectFile(candidate: Candidate, maxFileBytes: number, known?: KnownFi
       isDeclaration: isDeclarationPath(path),
     },
   };
+}
+
+/** A regular file's size and mtime (lstat: not through a link), or undefined. */
+function regularFileStats(realPath: string): KnownFile | undefined {
+  const stats = lstatSync(realPath, { throwIfNoEntry: false });
+  return stats?.isFile() ? stats : undefined;
 }
 
 function yieldToEventLoop(): Promise<void> {

@@ -15,7 +15,9 @@
  *   references, vocabulary) as ASCII JSON one after another, then the
  *   sections the graph stage hands over as bytes (the term postings);
  * - `graph.json`: header, that key, the graph (compact form, see
- *   src/graph/serialize-graph.ts) and what each file's edges read.
+ *   src/graph/serialize-graph.ts) and what each file's edges read;
+ * - `stat-list.txt` (a root of 2,000+ files and folders): the paths the
+ *   next walk stats, for a worker that stats them ahead (stat-list.ts).
  * Each is written whole to a temp file and renamed over the old one,
  * index.json last, so a reader (or a second process indexing the same root)
  * never sees a torn file; a graph.json or facts.bin whose key is not the
@@ -44,6 +46,7 @@ import { hashContent } from "../util/content-hash.js";
 import { headerMismatch, PARSER_CHANGED, type StoreHeader } from "./store-header.js";
 import { openFactsFile, type FactsBody } from "./facts-body.js";
 import { claimStoreFolder, hasOurTag, whoseFile } from "./store-folder.js";
+import { saveStatList, STAT_LIST_FILE } from "./stat-list.js";
 import { removeStaleTempFiles, writeFileAtomic } from "./write-atomic.js";
 
 export const INDEX_FILE = "index.json";
@@ -394,7 +397,7 @@ function diskFormOf(store: IndexStore, sections: StoredSections): { files: Recor
  */
 export async function saveIndexStore(dir: string, store: IndexStore, graph?: StoredGraph, sections: StoredSections = {}): Promise<void> {
   // never over a file of the same name that is not the index's (throws ForeignFolderError)
-  await claimStoreFolder(dir, [INDEX_FILE, GRAPH_FILE, FACTS_FILE]);
+  await claimStoreFolder(dir, [INDEX_FILE, GRAPH_FILE, FACTS_FILE, STAT_LIST_FILE]);
   await removeStaleTempFiles(dir);
   // ASCII text: its latin1 bytes are its UTF-8 bytes, and latin1 encodes without a scan for multi-byte characters
   if (graph) await writeFileAtomic(join(dir, GRAPH_FILE), Buffer.from(toAsciiJson(graph), "latin1"));
@@ -402,4 +405,6 @@ export async function saveIndexStore(dir: string, store: IndexStore, graph?: Sto
   const head = Buffer.from(`${toAsciiJson({ header: store.header, key: facts.key })}\n`, "latin1");
   await writeFileAtomic(join(dir, FACTS_FILE), Buffer.concat([head, body]));
   await writeFileAtomic(join(dir, INDEX_FILE), Buffer.from(toAsciiJson({ ...store, files, facts }), "latin1"));
+  // only a hint for the next walk (see stat-list.ts): a list not written leaves it to ask every path itself
+  await saveStatList(dir, store).catch(() => undefined);
 }

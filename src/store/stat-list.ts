@@ -1,0 +1,44 @@
+/**
+ * The paths a warm walk stats, listed for the worker that stats them ahead
+ * (scan/stat-ahead.ts): every folder the last walk read and every file the
+ * index holds, root-relative, one a line ("." the root). Written beside
+ * index.json when there are enough of them to pay for a worker, removed
+ * when there are not. Only a hint: a list that is stale, damaged or gone
+ * makes the walk ask more itself, never answer otherwise.
+ */
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { FolderSnapshot } from "../scan/index.js";
+import { STAT_AHEAD_MIN_PATHS } from "../scan/stat-ahead.js";
+import { writeFileAtomic } from "./write-atomic.js";
+
+/** What of an index the list is made from: its files by path and its last walk's folders. */
+interface Listed {
+  files: Record<string, unknown>;
+  folders?: { snapshot: FolderSnapshot };
+}
+
+export const STAT_LIST_FILE = "stat-list.txt";
+
+/**
+ * The list's lines for `store`, or undefined when they are too few for a
+ * worker to pay (see STAT_AHEAD_MIN_PATHS).
+ *
+ * @example
+ * statListOf(store); // [".", "src", "src/a.ts", …] or undefined
+ */
+export function statListOf(store: Listed): string[] | undefined {
+  const folders = store.folders?.snapshot.folders.map((record) => (record[0] === "" ? "." : record[0])) ?? [];
+  const files = Object.keys(store.files);
+  if (folders.length + files.length < STAT_AHEAD_MIN_PATHS) return undefined;
+  // a path holding a line break could not be listed: it is asked by the walk itself
+  return [...folders, ...files].filter((path) => !path.includes("\n"));
+}
+
+/** Write the list for `store` into the store folder `dir`, or remove one left there when the store is too small for it. */
+export async function saveStatList(dir: string, store: Listed): Promise<void> {
+  const lines = statListOf(store);
+  const path = join(dir, STAT_LIST_FILE);
+  if (lines) await writeFileAtomic(path, Buffer.from(lines.join("\n"), "utf8"));
+  else await rm(path, { force: true });
+}
