@@ -8,11 +8,11 @@
  * lstat'ed every known file and stat'ed every folder on this thread, ~90 ms
  * of a ~0.5 s query, one synchronous call after another. The paths to ask
  * are the ones the last build's walk saw, which the store lists in a file of
- * its own (see store/stat-list.ts). A worker takes them in chunks from the
- * front of the list; when this thread reaches the walk, it takes the chunks
- * left itself (so it never waits for a worker still starting), and the walk
- * then takes a folder's times or a known file's size and mtime from the
- * numbers instead of asking again.
+ * its own (see store/stat-list.ts). A worker stats them in chunks, in list
+ * order, into shared memory; the walk takes a folder's times or a known
+ * file's size and mtime from there instead of asking again. A chunk the
+ * worker has not reached when the walk first asks it is stat'ed by this
+ * thread then, so the walk never waits for a worker still starting.
  *
  * What a walk takes from here is what the file system said a little before
  * the walk started: the same as a walk started a few milliseconds earlier.
@@ -33,7 +33,7 @@ import { workerThreads } from "../util/builtins.js";
  */
 export const STAT_AHEAD_MIN_PATHS = 2000;
 
-/** How long this thread waits for the chunks the worker has in hand before it gives the numbers up. */
+/** How long this thread waits for a chunk the worker has in hand (~1 ms of stats) before it asks that chunk's paths itself. */
 const WAIT_LIMIT_MS = 1000;
 
 /**
@@ -41,13 +41,14 @@ const WAIT_LIMIT_MS = 1000;
  * functions the worker runs see nothing but their arguments).
  */
 const LAYOUT = {
-  /** Paths taken at a time, by the worker or this thread (~1 ms of stats). */
+  /** Paths a thread takes at a time (~1 ms of stats). */
   chunk: 256,
   /** Numbers per listed path: kind, size, mtimeMs, ctimeMs. */
   stride: 4,
-  /** Slots of the shared counters: the next path not taken, and how many paths are done. */
-  next: 0,
-  done: 1,
+  /** A chunk's state: no thread has it, one is stat'ing it, its numbers are written. */
+  free: 0,
+  taken: 1,
+  done: 2,
   /** Kinds (0: missing or not asked). */
   file: 1,
   folder: 2,
@@ -65,14 +66,26 @@ export interface StatsAhead {
   file(path: string): { size: number; mtimeMs: number } | undefined;
 }
 
-/** Stats being taken: {@link finish} takes what is left in this thread and gives the numbers. */
+/** Stats being taken. */
 export interface StatsAheadRun {
   /** The listed paths (the list's lines). */
   readonly paths: number;
   /** How many paths the worker stat'ed, once it has ended (undefined: it could not start or failed). */
   readonly worker: Promise<number | undefined>;
-  /** Every listed path stat'ed (by the worker or here), made searchable; undefined when the numbers cannot be trusted. */
-  finish(): StatsAhead | undefined;
+  /**
+   * The numbers, searchable by path: a path's chunk not stat'ed yet is
+   * taken here when it is first asked (or, when the worker has it in hand,
+   * waited for), so the walk never waits for a worker still starting.
+   */
+  finish(): StatsAhead;
+}
+
+/** The shared memory of one run. */
+interface Shared {
+  root: string;
+  lines: readonly string[];
+  numbers: Float64Array;
+  states: Int32Array;
 }
 
 /** One path's numbers into `numbers` (a root-relative path; never one that would leave the root). */
@@ -91,29 +104,35 @@ function statInto(root: string, path: string, numbers: Float64Array, at: number,
   numbers[at + 3] = stats.ctimeMs;
 }
 
-/** Take chunks of paths until none is left, the counters shared with the other thread. */
-/** Take chunks of paths until none is left, the counters shared with the other thread; how many paths this thread took. */
-function takeChunks(root: string, lines: readonly string[], numbers: Float64Array, counters: Int32Array, lstat: typeof lstatSync, layout: Layout, stat: typeof statInto): number {
-  let taken = 0;
-  for (;;) {
-    const start = Atomics.add(counters, layout.next, layout.chunk);
-    if (start >= lines.length) return taken;
-    const end = Math.min(lines.length, start + layout.chunk);
-    for (let i = start; i < end; i++) stat(root, lines[i]!, numbers, i * layout.stride, lstat, layout);
-    taken += end - start;
-    Atomics.add(counters, layout.done, end - start);
-    Atomics.notify(counters, layout.done);
-  }
+/** Stat one chunk this thread has taken, then mark it done; how many paths it held. */
+function statChunk(shared: Shared, chunk: number, lstat: typeof lstatSync, layout: Layout, stat: typeof statInto): number {
+  const start = chunk * layout.chunk;
+  const end = Math.min(shared.lines.length, start + layout.chunk);
+  for (let i = start; i < end; i++) stat(shared.root, shared.lines[i]!, shared.numbers, i * layout.stride, lstat, layout);
+  Atomics.store(shared.states, chunk, layout.done);
+  Atomics.notify(shared.states, chunk);
+  return end - start;
 }
 
-/** The worker: the same two functions (written once, sent as source), on the list's lines. */
+/** The worker's loop: every chunk no thread has taken yet, in list order; how many paths it stat'ed. */
+function takeFree(shared: Shared, lstat: typeof lstatSync, layout: Layout, stat: typeof statInto, statOne: typeof statChunk): number {
+  let taken = 0;
+  for (let chunk = 0; chunk < shared.states.length; chunk++) {
+    if (Atomics.compareExchange(shared.states, chunk, layout.free, layout.taken) === layout.free) taken += statOne(shared, chunk, lstat, layout, stat);
+  }
+  return taken;
+}
+
+/** The worker: the same functions (written once, sent as source), on the list's lines. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { lstatSync } = require("node:fs");
 const statInto = ${statInto.toString()};
-const takeChunks = ${takeChunks.toString()};
-const { root, text, numbers, counters, layout } = workerData;
-parentPort.postMessage(takeChunks(root, text.split("\\n"), new Float64Array(numbers), new Int32Array(counters), lstatSync, layout, statInto));
+const statChunk = ${statChunk.toString()};
+const takeFree = ${takeFree.toString()};
+const { root, text, numbers, states, layout } = workerData;
+const shared = { root, lines: text.split("\\n"), numbers: new Float64Array(numbers), states: new Int32Array(states) };
+parentPort.postMessage(takeFree(shared, lstatSync, layout, statInto, statChunk));
 `;
 
 /**
@@ -136,45 +155,54 @@ export function statAhead(realRoot: string, listFile: string): StatsAheadRun | u
   }
   const lines = text.split("\n");
   if (lines.length < STAT_AHEAD_MIN_PATHS) return undefined;
-  const numbers = new Float64Array(new SharedArrayBuffer(lines.length * LAYOUT.stride * Float64Array.BYTES_PER_ELEMENT));
-  const counters = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  const shared: Shared = {
+    root: realRoot,
+    lines,
+    numbers: new Float64Array(new SharedArrayBuffer(lines.length * LAYOUT.stride * Float64Array.BYTES_PER_ELEMENT)),
+    states: new Int32Array(new SharedArrayBuffer(Math.ceil(lines.length / LAYOUT.chunk) * Int32Array.BYTES_PER_ELEMENT)),
+  };
   const takenAt = Date.now();
   const worker = new Promise<number | undefined>((resolve) => {
     try {
-      const thread = new (workerThreads().Worker)(WORKER_SOURCE, { eval: true, workerData: { root: realRoot, text, numbers: numbers.buffer, counters: counters.buffer, layout: LAYOUT } });
-      // it never holds the process: finish() takes what it has not
+      const workerData = { root: realRoot, text, numbers: shared.numbers.buffer, states: shared.states.buffer, layout: LAYOUT };
+      const thread = new (workerThreads().Worker)(WORKER_SOURCE, { eval: true, workerData });
+      // it never holds the process: what it has not stat'ed, this thread asks itself
       thread.unref();
       thread.once("message", (taken: number) => resolve(taken));
       thread.once("error", () => resolve(undefined));
       thread.once("exit", () => resolve(undefined));
     } catch {
-      // no worker: finish() stats every path here, as the walk would have
+      // no worker: every chunk is taken here when first asked
       resolve(undefined);
     }
   });
-  return {
-    paths: lines.length,
-    worker,
-    finish() {
-      takeChunks(realRoot, lines, numbers, counters, lstatSync, LAYOUT, statInto);
-      // the chunks the worker has in hand: ~1 ms each
-      const deadline = Date.now() + WAIT_LIMIT_MS;
-      for (let done = Atomics.load(counters, LAYOUT.done); done < lines.length; done = Atomics.load(counters, LAYOUT.done)) {
-        if (Date.now() > deadline) return undefined;
-        Atomics.wait(counters, LAYOUT.done, done, 10);
-      }
-      return searchable(lines, numbers, takenAt);
-    },
-  };
+  return { paths: lines.length, worker, finish: () => searchable(shared, takenAt) };
 }
 
-/** The numbers by path. */
-function searchable(lines: readonly string[], numbers: Float64Array, takenAt: number): StatsAhead {
+/** The numbers by path, each chunk made ready when first asked. */
+function searchable(shared: Shared, takenAt: number): StatsAhead {
+  const { lines, numbers, states } = shared;
   const at = new Map<string, number>();
-  for (let i = 0; i < lines.length; i++) if (numbers[i * LAYOUT.stride] !== 0) at.set(lines[i]!, i * LAYOUT.stride);
+  for (let i = 0; i < lines.length; i++) at.set(lines[i]!, i);
+  // chunks the worker held past the wait: asked no more (the walk stats their paths itself)
+  const abandoned = new Set<number>();
+  const ready = (chunk: number): boolean => {
+    for (;;) {
+      const state = Atomics.load(states, chunk);
+      if (state === LAYOUT.done) return true;
+      if (abandoned.has(chunk)) return false;
+      if (state === LAYOUT.free && Atomics.compareExchange(states, chunk, LAYOUT.free, LAYOUT.taken) === LAYOUT.free) {
+        statChunk(shared, chunk, lstatSync, LAYOUT, statInto);
+        return true;
+      }
+      if (Atomics.wait(states, chunk, LAYOUT.taken, WAIT_LIMIT_MS) === "timed-out") abandoned.add(chunk);
+    }
+  };
   const of = (path: string, kind: number): number | undefined => {
-    const i = at.get(path === "" ? "." : path);
-    return i !== undefined && numbers[i] === kind ? i : undefined;
+    const line = at.get(path === "" ? "." : path);
+    if (line === undefined || !ready(Math.floor(line / LAYOUT.chunk))) return undefined;
+    const i = line * LAYOUT.stride;
+    return numbers[i] === kind ? i : undefined;
   };
   return {
     takenAt,
