@@ -88,37 +88,80 @@ interface Shared {
   states: Int32Array;
 }
 
-/** One path's numbers into `numbers` (a root-relative path; never one that would leave the root). */
-function statInto(root: string, path: string, numbers: Float64Array, at: number, lstat: typeof lstatSync, layout: Layout): void {
+/**
+ * What one thread stats with: the shared memory, and which folders it
+ * knows to be plain (reached from the root through folders that are no
+ * links). `seen` reads a folder's verdict from the other thread's numbers.
+ */
+interface Stater {
+  shared: Shared;
+  lstat: typeof lstatSync;
+  layout: Layout;
+  plain: Map<string, boolean>;
+  seen?: (path: string) => boolean | undefined;
+}
+
+/**
+ * True when the root-relative folder is reached through plain folders only:
+ * a path under a folder since replaced by a link is never stat'ed (the
+ * link may lead out of the root, and the walk takes nothing of it anyway).
+ */
+function isPlainFolder(t: Stater, path: string): boolean {
+  if (path === "" || path === ".") return true;
+  let verdict = t.plain.get(path) ?? t.seen?.(path);
+  if (verdict === undefined) {
+    const slash = path.lastIndexOf("/");
+    verdict = false;
+    if (isPlainFolder(t, slash < 0 ? "" : path.slice(0, slash))) {
+      try {
+        verdict = t.lstat(`${t.shared.root}/${path}`, { throwIfNoEntry: false })?.isDirectory() === true;
+      } catch {
+        verdict = false;
+      }
+    }
+  }
+  t.plain.set(path, verdict);
+  return verdict;
+}
+
+/** One listed path's numbers (a root-relative path under plain folders; never one that would leave the root). */
+function statInto(t: Stater, line: number): void {
+  const path = t.shared.lines[line]!;
   if (path === "" || path.startsWith("/") || path.split("/").includes("..")) return;
+  const slash = path.lastIndexOf("/");
+  if (path !== "." && !isPlainFolder(t, slash < 0 ? "" : path.slice(0, slash))) return;
   let stats;
   try {
-    stats = lstat(path === "." ? root : `${root}/${path}`, { throwIfNoEntry: false });
+    stats = t.lstat(path === "." ? t.shared.root : `${t.shared.root}/${path}`, { throwIfNoEntry: false });
   } catch {
     return;
   }
   if (!stats) return;
+  const { layout } = t;
+  const at = line * layout.stride;
+  const numbers = t.shared.numbers;
   numbers[at] = stats.isFile() ? layout.file : stats.isDirectory() ? layout.folder : layout.other;
   numbers[at + 1] = stats.size;
   numbers[at + 2] = stats.mtimeMs;
   numbers[at + 3] = stats.ctimeMs;
+  if (path !== ".") t.plain.set(path, stats.isDirectory());
 }
 
 /** Stat one chunk this thread has taken, then mark it done; how many paths it held. */
-function statChunk(shared: Shared, chunk: number, lstat: typeof lstatSync, layout: Layout, stat: typeof statInto): number {
-  const start = chunk * layout.chunk;
-  const end = Math.min(shared.lines.length, start + layout.chunk);
-  for (let i = start; i < end; i++) stat(shared.root, shared.lines[i]!, shared.numbers, i * layout.stride, lstat, layout);
-  Atomics.store(shared.states, chunk, layout.done);
-  Atomics.notify(shared.states, chunk);
+function statChunk(t: Stater, chunk: number): number {
+  const start = chunk * t.layout.chunk;
+  const end = Math.min(t.shared.lines.length, start + t.layout.chunk);
+  for (let line = start; line < end; line++) statInto(t, line);
+  Atomics.store(t.shared.states, chunk, t.layout.done);
+  Atomics.notify(t.shared.states, chunk);
   return end - start;
 }
 
 /** The worker's loop: every chunk no thread has taken yet, in list order; how many paths it stat'ed. */
-function takeFree(shared: Shared, lstat: typeof lstatSync, layout: Layout, stat: typeof statInto, statOne: typeof statChunk): number {
+function takeFree(t: Stater): number {
   let taken = 0;
-  for (let chunk = 0; chunk < shared.states.length; chunk++) {
-    if (Atomics.compareExchange(shared.states, chunk, layout.free, layout.taken) === layout.free) taken += statOne(shared, chunk, lstat, layout, stat);
+  for (let chunk = 0; chunk < t.shared.states.length; chunk++) {
+    if (Atomics.compareExchange(t.shared.states, chunk, t.layout.free, t.layout.taken) === t.layout.free) taken += statChunk(t, chunk);
   }
   return taken;
 }
@@ -127,12 +170,13 @@ function takeFree(shared: Shared, lstat: typeof lstatSync, layout: Layout, stat:
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { lstatSync } = require("node:fs");
-const statInto = ${statInto.toString()};
-const statChunk = ${statChunk.toString()};
-const takeFree = ${takeFree.toString()};
+${isPlainFolder.toString()}
+${statInto.toString()}
+${statChunk.toString()}
+${takeFree.toString()}
 const { root, text, numbers, states, layout } = workerData;
 const shared = { root, lines: text.split("\\n"), numbers: new Float64Array(numbers), states: new Int32Array(states) };
-parentPort.postMessage(takeFree(shared, lstatSync, layout, statInto, statChunk));
+parentPort.postMessage(takeFree({ shared, lstat: lstatSync, layout, plain: new Map() }));
 `;
 
 /**
@@ -184,6 +228,13 @@ function searchable(shared: Shared, takenAt: number): StatsAhead {
   const { lines, numbers, states } = shared;
   const at = new Map<string, number>();
   for (let i = 0; i < lines.length; i++) at.set(lines[i]!, i);
+  // a folder the worker has stat'ed: plain when it found a folder there (it stats none under a link)
+  const seen = (path: string): boolean | undefined => {
+    const line = at.get(path);
+    if (line === undefined || Atomics.load(states, Math.floor(line / LAYOUT.chunk)) !== LAYOUT.done) return undefined;
+    return numbers[line * LAYOUT.stride] === LAYOUT.folder;
+  };
+  const stater: Stater = { shared, lstat: lstatSync, layout: LAYOUT, plain: new Map(), seen };
   // chunks the worker held past the wait: asked no more (the walk stats their paths itself)
   const abandoned = new Set<number>();
   const ready = (chunk: number): boolean => {
@@ -192,7 +243,7 @@ function searchable(shared: Shared, takenAt: number): StatsAhead {
       if (state === LAYOUT.done) return true;
       if (abandoned.has(chunk)) return false;
       if (state === LAYOUT.free && Atomics.compareExchange(states, chunk, LAYOUT.free, LAYOUT.taken) === LAYOUT.free) {
-        statChunk(shared, chunk, lstatSync, LAYOUT, statInto);
+        statChunk(stater, chunk);
         return true;
       }
       if (Atomics.wait(states, chunk, LAYOUT.taken, WAIT_LIMIT_MS) === "timed-out") abandoned.add(chunk);

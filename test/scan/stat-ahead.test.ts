@@ -136,6 +136,33 @@ describe("statAhead", () => {
     expect(stats.file("missing0.ts")).toBeUndefined();
   });
 
+  it("stats nothing under a folder since replaced by a link (it may lead out of the root)", async () => {
+    const dir = await tempDir("gr-ahead-swap-");
+    await mkdir(join(dir, "sub", "deep"), { recursive: true });
+    await writeFile(join(dir, "sub", "deep", "x.ts"), "export const x = 1;\n");
+    const outside = await tempDir("gr-ahead-away-");
+    await mkdir(join(outside, "deep"));
+    await writeFile(join(outside, "deep", "x.ts"), "export const elsewhere = 1;\n");
+    const list = join(dir, "list.txt");
+    const filler = Array.from({ length: STAT_AHEAD_MIN_PATHS }, (_, i) => `missing${i}.ts`);
+    await writeFile(list, [".", "sub", "sub/deep", "sub/deep/x.ts", ...filler].join("\n"));
+    const before = statAhead(dir, list)!;
+    await before.worker;
+    expect(before.finish().file("sub/deep/x.ts")?.size).toBe(20);
+    await rm(join(dir, "sub"), { recursive: true });
+    await symlink(outside, join(dir, "sub"));
+    // both ways: the worker stats every path, or this thread does
+    for (const waitForWorker of [true, false]) {
+      const run = statAhead(dir, list)!;
+      if (waitForWorker) await run.worker;
+      const stats = run.finish();
+      expect(stats.file("sub/deep/x.ts")).toBeUndefined();
+      expect(stats.folder("sub/deep")).toBeUndefined();
+      expect(stats.folder("sub")).toBeUndefined();
+      expect(stats.folder("")).toBeDefined();
+    }
+  });
+
   it("starts nothing without a list, or with one too short to pay for a worker", async () => {
     expect(statAhead(root, join(cache, "none.txt"))).toBeUndefined();
     const short = join(cache, "short.txt");
