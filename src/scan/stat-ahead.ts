@@ -110,9 +110,8 @@ function isPlainFolder(t: Stater, path: string): boolean {
   if (path === "" || path === ".") return true;
   let verdict = t.plain.get(path) ?? t.seen?.(path);
   if (verdict === undefined) {
-    const slash = path.lastIndexOf("/");
     verdict = false;
-    if (isPlainFolder(t, slash < 0 ? "" : path.slice(0, slash))) {
+    if (isUnderPlainFolders(t, path)) {
       try {
         verdict = t.lstat(`${t.shared.root}/${path}`, { throwIfNoEntry: false })?.isDirectory() === true;
       } catch {
@@ -124,12 +123,17 @@ function isPlainFolder(t: Stater, path: string): boolean {
   return verdict;
 }
 
+/** True when the folder holding a root-relative path is a plain one (see isPlainFolder). */
+function isUnderPlainFolders(t: Stater, path: string): boolean {
+  const slash = path.lastIndexOf("/");
+  return isPlainFolder(t, slash < 0 ? "" : path.slice(0, slash));
+}
+
 /** One listed path's numbers (a root-relative path under plain folders; never one that would leave the root). */
 function statInto(t: Stater, line: number): void {
   const path = t.shared.lines[line]!;
   if (path === "" || path.startsWith("/") || path.split("/").includes("..")) return;
-  const slash = path.lastIndexOf("/");
-  if (path !== "." && !isPlainFolder(t, slash < 0 ? "" : path.slice(0, slash))) return;
+  if (path !== "." && !isUnderPlainFolders(t, path)) return;
   let stats;
   try {
     stats = t.lstat(path === "." ? t.shared.root : `${t.shared.root}/${path}`, { throwIfNoEntry: false });
@@ -171,6 +175,7 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { lstatSync } = require("node:fs");
 ${isPlainFolder.toString()}
+${isUnderPlainFolders.toString()}
 ${statInto.toString()}
 ${statChunk.toString()}
 ${takeFree.toString()}

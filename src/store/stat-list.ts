@@ -8,8 +8,7 @@
  */
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { FolderSnapshot } from "../scan/index.js";
-import { STAT_AHEAD_MIN_PATHS } from "../scan/stat-ahead.js";
+import { STAT_AHEAD_MIN_PATHS, type FolderSnapshot } from "../scan/index.js";
 import { writeFileAtomic } from "./write-atomic.js";
 
 /** What of an index the list is made from: its files by path and its last walk's folders. */
