@@ -17,6 +17,10 @@ async function readAllStdin(): Promise<string> {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
 }
+/** Settles once everything written to `stream` before is out (a pipe is written asynchronously on POSIX). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write("", () => resolve()));
+}
 const stdout = (text: string) => process.stdout.write(text);
 const stderr = (text: string) => process.stderr.write(text);
 // a daemon serving the root answers from memory; without one the library is loaded and the command runs here
@@ -37,4 +41,11 @@ if (forwarded !== undefined) {
     exit: (code) => process.exit(code),
   });
   process.exitCode = code;
+  // a one-shot command is done once its output is out: exit then, without the heap's teardown that a natural exit
+  // waits for (rollup's warm query: ~8 ms). Nothing is left running by then (no handle, no worker).
+  if (!isResident(argv)) {
+    await flushed(process.stdout);
+    await flushed(process.stderr);
+    process.exit(code);
+  }
 }

@@ -154,6 +154,19 @@ describe("the built bin", () => {
     expect(usage.stderr.split("\n").filter(Boolean)).toHaveLength(1);
   });
 
+  it.skipIf(process.platform === "win32")("writes all of an output larger than a pipe holds to a reader that starts late, then exits", () => {
+    // the bin exits as soon as a one-shot command is done: only once what it wrote is out of the process. The
+    // reader (a shell pipe, as `graph-retrieve … | jq`) reads nothing for a second: the pipe holds 64 KB, and the
+    // rest of the 115 KB waits in the process until then
+    const main = join(REPO_ROOT, "dist", "cli", "main.js");
+    const command = `"${process.execPath}" "${main}" graph --root fixtures/token-expiry-renamed --format json -q --no-cache | (sleep 1; cat)`;
+    const run = spawnSync("sh", ["-c", command], { cwd: REPO_ROOT, encoding: "utf8", maxBuffer: 1 << 24 });
+    expect(run.status).toBe(0);
+    expect(run.stdout.length).toBeGreaterThan(100_000);
+    const graph = JSON.parse(run.stdout) as GraphJson;
+    expect(graph.nodes.length).toBeGreaterThan(0);
+  });
+
   it("the README's quick start: `npx graph-retrieve \"…\"` in the project runs the built bin itself (executable, shebang)", () => {
     const main = join(REPO_ROOT, "dist", "cli", "main.js");
     expect(statSync(main).mode & 0o111).toBe(0o111);
