@@ -23,7 +23,8 @@
 //   default: webpack's from $GR_BENCH_MIRRORS at the training set's pinned commit, checked out into
 //   .bench-cache/speed/history-tree): cold index with --no-history against cold index reading the last
 //   10,000 commits (the difference is the history's cost), the store's size with and without
-//   history.json, peak RSS of both, and a warm query with and without history.
+//   history.json and history-evidence.json (after the warm queries: the first writes the latter), peak
+//   RSS of both, and a warm query with and without history.
 // Results: a table on stdout and .bench-cache/speed/results.json. `--child raw ROOT BUILD INCLUDE` and
 // `--child edges ROOT BUILD INCLUDE CACHE` are this file's own child modes.
 
@@ -435,7 +436,6 @@ async function measureHistory(options) {
   const root = await historyTree(mirror, ref);
   const commits = Number(spawnSync("git", ["-C", root, "rev-list", "--first-parent", "--count", "HEAD"], { encoding: "utf8" }).stdout.trim());
   const runs = { without: [], with: [] };
-  let sizes = null;
   for (let i = 0; i < options.coldRuns; i++) {
     for (const mode of ["without", "with"]) {
       const cacheDir = path.join(WORK, `history-${mode}`);
@@ -444,11 +444,6 @@ async function measureHistory(options) {
       const run = check(await runTimed(process.execPath, args), `cold index ${mode} history`);
       const summary = JSON.parse(lastLine(run.stdout));
       runs[mode].push({ wallSeconds: run.seconds, rssMb: run.rssMb, history: summary.history });
-      if (mode === "with") {
-        // the store is every file of the folder (index.json, facts.bin, graph.json…): the history's share is history.json's bytes against the rest
-        const files = fs.readdirSync(cacheDir).map((name) => ({ name, size: fs.statSync(path.join(cacheDir, name)).size }));
-        sizes = { index: files.filter((f) => f.name !== "history.json").reduce((sum, f) => sum + f.size, 0), history: files.find((f) => f.name === "history.json")?.size ?? 0 };
-      }
     }
   }
   const warm = {};
@@ -461,6 +456,11 @@ async function measureHistory(options) {
     }
     warm[mode] = percentile(times, 0.5);
   }
+  // the store is every file of the folder (index.json, facts.bin, graph.json…), once a query has run: the history's
+  // share is its files' bytes (history.json, and history-evidence.json that the first query writes) against the rest
+  const files = fs.readdirSync(path.join(WORK, "history-with")).map((name) => ({ name, size: fs.statSync(path.join(WORK, "history-with", name)).size }));
+  const isHistory = (name) => name === "history.json" || name === "history-evidence.json";
+  const sizes = { index: files.filter((f) => !isHistory(f.name)).reduce((sum, f) => sum + f.size, 0), history: files.filter((f) => isHistory(f.name)).reduce((sum, f) => sum + f.size, 0) };
   return { mirror, ref, commits, without: medianRun(runs.without), with: medianRun(runs.with), sizes, warm, rssMb: { without: Math.max(...runs.without.map((r) => r.rssMb ?? 0)), with: Math.max(...runs.with.map((r) => r.rssMb ?? 0)) } };
 }
 

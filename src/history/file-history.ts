@@ -27,7 +27,7 @@ export interface FileHistory {
   /** Per commit: its weight in a vocabulary (recency / √files changed; 0 when it changed none of the codebase's files). */
   commitWeight: number[];
   /** path → sum of its terms' weights (the field length). */
-  vocabularyLength: Map<string, number>;
+  vocabularyLength: FileValues;
   /** Mean vocabulary length over the files with one. */
   averageLength: number;
   /** path → partner → co-change weight (symmetric), the heaviest MAX_PARTNERS. */
@@ -35,9 +35,9 @@ export interface FileHistory {
   /** path → its heaviest co-change weight (the first of its row): a share of a partner is its weight over this. */
   cochangeMax: { get(path: string): number | undefined };
   /** path → commits that changed it. */
-  changes: Map<string, number>;
+  changes: FileValues;
   /** path → days between its last change and HEAD. */
-  daysSinceChange: Map<string, number>;
+  daysSinceChange: FileValues;
   /** Commits in the history. */
   commits: number;
   /** Per commit (newest first): the files of the codebase it changed, its recency weight (1 at HEAD). */
@@ -48,6 +48,34 @@ export interface FileHistory {
   /** The history is a shallow clone's, or its read stopped at the time limit. */
   shallow: boolean;
   truncated: boolean;
+}
+
+/** A number for each file the history changed, asked by path; iterated in the order the files were first met. */
+export interface FileValues extends Iterable<[string, number]> {
+  get(path: string): number | undefined;
+  readonly size: number;
+}
+
+/** One column of numbers by file, looked up through the one map of paths every column shares (rollup: 12,724 files). */
+class FileColumn implements FileValues {
+  constructor(
+    private readonly indexOf: ReadonlyMap<string, number>,
+    private readonly paths: readonly string[],
+    private readonly values: readonly number[],
+  ) {}
+
+  get(path: string): number | undefined {
+    const at = this.indexOf.get(path);
+    return at === undefined ? undefined : this.values[at];
+  }
+
+  get size(): number {
+    return this.paths.length;
+  }
+
+  *[Symbol.iterator](): Iterator<[string, number]> {
+    for (let i = 0; i < this.paths.length; i++) yield [this.paths[i]!, this.values[i]!];
+  }
 }
 
 /**
@@ -101,31 +129,59 @@ function currentPathIds(history: HistoryIndex): { names: readonly string[]; comm
 }
 
 /**
- * @param exists which paths are files of the codebase now
- *
- * @example
- * const evidence = fileHistory(history, (p) => codeGraph.files.has(p));
- * evidence.cochange.get("src/router.ts"); // Map { "src/history.ts" => 2.4, … }
+ * What the pass over every commit finds, as plain numbers and the names of
+ * the files it met: all a {@link FileHistory} is made of besides the
+ * history's own terms. The store keeps it beside the history
+ * (evidence-store.ts), so that a warm query of an unchanged tree makes its
+ * evidence without the pass.
  */
-export function fileHistory(history: HistoryIndex, exists: (path: string) => boolean): FileHistory {
+export interface EvidenceNumbers {
+  /**
+   * The codebase's files the history changed, in the order first met (newest
+   * commit first), as numbers of the history's string table (see
+   * numberedPaths: the same history numbers its strings the same way).
+   */
+  fileIds: number[];
+  /** Per file, as in `fileIds`: the commits that changed it, the days between its last change and HEAD, its vocabulary length. */
+  changes: number[];
+  days: number[];
+  lengths: number[];
+  /** Per commit, newest first: where its files start in `commitFiles` (one entry more than commits). */
+  commitStarts: number[];
+  /** Each commit's files that exist, in the order it names them, as indexes into `fileIds`. */
+  commitFiles: number[];
+  commitRecency: number[];
+  commitWeight: number[];
+  /** The files with co-change pairs (indexes into `fileIds`), in the order their first such commit came. */
+  paired: number[];
+  /** Per file of `paired`: where its commits start in `pairCommits` (one entry more than `paired`). */
+  pairStarts: number[];
+  /** Each paired file's commits of 2 to MAX_COCHANGE_FILES files, newest first. */
+  pairCommits: number[];
+}
+
+/**
+ * The pass over every commit: each commit's files that exist now, their
+ * counts, ages and vocabulary lengths, and the commits that pair them.
+ *
+ * @param exists which paths are files of the codebase now
+ */
+export function evidenceNumbers(history: HistoryIndex, exists: (path: string) => boolean): EvidenceNumbers {
   const headTime = history.commits[0]?.time ?? 0;
   // the pass below counts by path number, not by the strings of every commit (rollup, 62,977 paths in 4,267
   // commits: ~0.1 s of string maps a warm query)
   const { names, commits: pathIds, terms: termIds } = currentPathIds(history);
   // per path number: 0 not asked yet, 1 a file of the codebase, 2 not one
   const present = new Uint8Array(names.length);
-  // per file (by number): commits that changed it, days since the newest, vocabulary length; in the order first met
-  const changeCount: number[] = [];
-  const days0: number[] = [];
-  const lengthOf: number[] = [];
-  const met: number[] = [];
-  const commitWeight: number[] = [];
-  // per file, the commits of 2 to MAX_COCHANGE_FILES files that changed it, oldest last; the files in the order
-  // their first such commit came
-  const pairCommits: number[][] = [];
-  const paired: number[] = [];
-  const commitFiles: string[][] = [];
-  const commitRecency: number[] = [];
+  // per path number: its index in `fileIds` once met
+  const fileIndex = new Int32Array(names.length).fill(-1);
+  const numbers: EvidenceNumbers = {
+    fileIds: [], changes: [], days: [], lengths: [],
+    commitStarts: [0], commitFiles: [], commitRecency: [], commitWeight: [],
+    paired: [], pairStarts: [], pairCommits: [],
+  };
+  // per file (index into fileIds), its commits of 2 to MAX_COCHANGE_FILES files
+  const pairs: number[][] = [];
   // plain loops over numbers: the pass runs once a warm query, in V8's interpreter, where a callback a path
   // (filter, map) cost rollup's 62,977 paths ~10 ms more
   for (let i = 0; i < history.commits.length; i++) {
@@ -133,69 +189,101 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
     // the commit's files as they are called now that exist
     const ids = pathIds[i]!;
     const files: number[] = [];
-    const paths: string[] = [];
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k]!;
       if (present[id] === 0) present[id] = exists(names[id]!) ? 1 : 2;
-      if (present[id] === 1) {
-        files.push(id);
-        paths.push(names[id]!);
-      }
+      if (present[id] === 1) files.push(id);
     }
     const days = Math.max(0, (headTime - commit.time) / 86400);
     const recency = 0.5 ** (days / HALF_LIFE_DAYS);
-    commitFiles.push(paths);
-    commitRecency.push(recency);
+    numbers.commitRecency.push(recency);
     const weight = files.length > 0 ? recency / Math.sqrt(files.length) : 0;
-    commitWeight.push(weight);
-    if (files.length === 0) continue;
+    numbers.commitWeight.push(weight);
     // by number: a commit read back from the store need not make its terms' strings
     const termCount = termIds[i]!.length;
-    for (const file of files) {
-      if (changeCount[file] === undefined) {
-        met.push(file);
-        changeCount[file] = 0;
-        days0[file] = days;
-        lengthOf[file] = 0;
+    for (const id of files) {
+      let file = fileIndex[id]!;
+      if (file < 0) {
+        fileIndex[id] = file = numbers.fileIds.length;
+        numbers.fileIds.push(id);
+        numbers.changes.push(0);
+        numbers.days.push(days);
+        numbers.lengths.push(0);
       }
-      changeCount[file]!++;
-      lengthOf[file]! += weight * termCount;
+      numbers.commitFiles.push(file);
+      numbers.changes[file]!++;
+      numbers.lengths[file]! += weight * termCount;
     }
+    numbers.commitStarts.push(numbers.commitFiles.length);
     if (files.length < 2 || files.length > MAX_COCHANGE_FILES) continue;
-    for (const a of files) {
-      let list = pairCommits[a];
+    for (const id of files) {
+      const file = fileIndex[id]!;
+      let list = pairs[file];
       if (!list) {
-        pairCommits[a] = list = [];
-        paired.push(a);
+        pairs[file] = list = [];
+        numbers.paired.push(file);
       }
       list.push(i);
     }
   }
-  const changes = new Map<string, number>();
-  const daysSinceChange = new Map<string, number>();
-  const vocabularyLength = new Map<string, number>();
-  // the number of each file that exists and changed: a co-change row is asked by path (a map of every path and term
-  // of the table, rollup's 24,798, cost ~8 ms of each warm query)
+  for (const file of numbers.paired) {
+    numbers.pairStarts.push(numbers.pairCommits.length);
+    for (const c of pairs[file]!) numbers.pairCommits.push(c);
+  }
+  numbers.pairStarts.push(numbers.pairCommits.length);
+  return numbers;
+}
+
+/**
+ * @param exists which paths are files of the codebase now
+ *
+ * @example
+ * const evidence = fileHistory(history, (p) => codeGraph.files.has(p));
+ * evidence.cochange.get("src/router.ts"); // Map { "src/history.ts" => 2.4, … }
+ */
+export function fileHistory(history: HistoryIndex, exists: (path: string) => boolean): FileHistory {
+  return evidenceFrom(history, evidenceNumbers(history, exists));
+}
+
+/**
+ * The evidence made from the pass's numbers (computed now, or stored with
+ * the history) and the history's terms.
+ */
+export function evidenceFrom(history: HistoryIndex, numbers: EvidenceNumbers): FileHistory {
+  const { names, terms: termIds } = numberedPaths(history);
+  const paths = numbers.fileIds.map((id) => names[id]!);
+  const commitFiles: string[][] = [];
+  for (let c = 0; c + 1 < numbers.commitStarts.length; c++) {
+    const files: string[] = [];
+    for (let k = numbers.commitStarts[c]!; k < numbers.commitStarts[c + 1]!; k++) files.push(paths[numbers.commitFiles[k]!]!);
+    commitFiles.push(files);
+  }
+  const { commitRecency, commitWeight } = numbers;
+  // the index of each file that exists and changed, the one map by path every per-file column reads: a co-change
+  // row is asked by path (a map of every path and term of the table, rollup's 24,798, cost ~8 ms of each warm query)
   const idOfFile = new Map<string, number>();
   let total = 0;
-  for (const file of met) {
-    const path = names[file]!;
-    idOfFile.set(path, file);
-    changes.set(path, changeCount[file]!);
-    daysSinceChange.set(path, days0[file]!);
-    vocabularyLength.set(path, lengthOf[file]!);
-    total += lengthOf[file]!;
+  for (let file = 0; file < paths.length; file++) {
+    idOfFile.set(paths[file]!, file);
+    total += numbers.lengths[file]!;
   }
+  const changes = new FileColumn(idOfFile, paths, numbers.changes);
+  const daysSinceChange = new FileColumn(idOfFile, paths, numbers.days);
+  const vocabularyLength = new FileColumn(idOfFile, paths, numbers.lengths);
+  // per file, where its pair commits are in numbers.pairCommits (its place in numbers.paired)
+  const pairedAt = new Map<number, number>();
+  numbers.paired.forEach((file, k) => pairedAt.set(file, k));
   const rows = new Map<string, Map<string, number>>();
   const rowOf = (file: string): Map<string, number> | undefined => {
     let row = rows.get(file);
     if (row) return row;
     const id = idOfFile.get(file);
-    const commits = id === undefined ? undefined : pairCommits[id];
-    if (!commits) return undefined;
+    const at = id === undefined ? undefined : pairedAt.get(id);
+    if (at === undefined) return undefined;
     // each partner's weight summed in commit order, newest first, as the pairs of every commit would add up
     const sums = new Map<string, number>();
-    for (const c of commits) {
+    for (let k = numbers.pairStarts[at]!; k < numbers.pairStarts[at + 1]!; k++) {
+      const c = numbers.pairCommits[k]!;
       const files = commitFiles[c]!;
       const share = commitRecency[c]! / (files.length - 1);
       for (const b of files) if (b !== file) sums.set(b, (sums.get(b) ?? 0) + share);
@@ -207,7 +295,7 @@ export function fileHistory(history: HistoryIndex, exists: (path: string) => boo
   const cochange: CochangeRows = {
     get: rowOf,
     *[Symbol.iterator]() {
-      for (const file of paired) yield [names[file]!, rowOf(names[file]!) as Map<string, number>];
+      for (const file of numbers.paired) yield [paths[file]!, rowOf(paths[file]!) as Map<string, number>];
     },
   };
   const cochangeMax = {

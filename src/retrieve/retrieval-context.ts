@@ -6,7 +6,7 @@
 import type { CodeGraph } from "../graph/code-graph.js";
 import { buildLexicalIndex, type LexicalIndex } from "./lexical-index.js";
 import type { FileLinks, FileRelations, UsesByFile } from "../graph/file-links.js";
-import { fileHistory, type FileHistory } from "../history/file-history.js";
+import { evidenceFrom, fileHistory, type EvidenceNumbers, type FileHistory } from "../history/file-history.js";
 import type { HistoryIndex } from "../history/history-index.js";
 
 export interface RetrievalContext {
@@ -31,8 +31,10 @@ const builtFor = new WeakMap<FileRelations, Omit<RetrievalContext, "codeGraph">>
 /**
  * Everything a retrieval reads, built from the facts' term postings and the
  * graph's relations: a graph loaded from the index is not read for it.
+ *
+ * @param numbers the history evidence's numbers when already made (read from the store): else made now
  */
-export function createRetrievalContext(codeGraph: CodeGraph, history?: HistoryIndex): RetrievalContext {
+export function createRetrievalContext(codeGraph: CodeGraph, history?: HistoryIndex, numbers?: EvidenceNumbers): RetrievalContext {
   const relations = codeGraph.relations;
   let built = builtFor.get(relations);
   if (!built) {
@@ -43,7 +45,7 @@ export function createRetrievalContext(codeGraph: CodeGraph, history?: HistoryIn
   const key = `${history.head}\u0000${history.commits.length}`;
   let evidence = historyFor.get(relations);
   if (evidence?.key !== key) {
-    evidence = { key, history: fileHistory(history, (path) => codeGraph.files.has(path)) };
+    evidence = { key, history: numbers ? evidenceFrom(history, numbers) : fileHistory(history, (path) => codeGraph.files.has(path)) };
     historyFor.set(relations, evidence);
   }
   return { codeGraph, ...built, history: evidence.history };

@@ -8,6 +8,7 @@ import { buildGraph } from "../graph/build-graph.js";
 import { sourceReader } from "../graph/read-source.js";
 import type { IndexMemory } from "../graph/index-memory.js";
 import { readHistoryBesideBuild } from "../history/beside-build.js";
+import { storedEvidenceNumbers } from "../history/evidence-store.js";
 import { refreshHistory, type HistoryIndex, type HistoryRead } from "../history/history-index.js";
 import type { CodeGraph } from "../graph/code-graph.js";
 import type { RetrievalResult } from "../types.js";
@@ -88,7 +89,10 @@ export async function createRetriever(options: RetrieveOptions = {}): Promise<Re
       }),
     (graphBuilt) => historyFor(root, options, graphBuilt),
   );
-  const context = createRetrievalContext(codeGraph, history?.index);
+  // a one-shot run with a store reads the history's file evidence from it (made and stored when the history or the
+  // file set changed); a resident process keeps it in memory
+  const numbers = history && options.cacheDir !== undefined && !options.memory ? await storedEvidenceNumbers(options.cacheDir, history.index, codeGraph.files) : undefined;
+  const context = createRetrievalContext(codeGraph, history?.index, numbers);
   return {
     codeGraph,
     ...(history ? { history } : {}),

@@ -3,13 +3,15 @@
  * commit, with known co-changes and words.
  */
 import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { currentPaths, fileHistory, vocabularyOf } from "../../src/history/file-history.js";
+import { EVIDENCE_FILE, evidenceKey, readEvidence } from "../../src/history/evidence-store.js";
+import { currentPaths, evidenceNumbers, fileHistory, vocabularyOf } from "../../src/history/file-history.js";
 import { parseGitLog } from "../../src/history/git-history.js";
-import { HISTORY_FILE, refreshHistory } from "../../src/history/history-index.js";
+import { HISTORY_FILE, numberedPaths, refreshHistory } from "../../src/history/history-index.js";
 import { messageTerms } from "../../src/history/message-terms.js";
 import { cochangeEdges, createRetriever, retrieve, type GraphJson } from "../../src/index.js";
 import { GIT_ENV, git } from "../support/git.js";
@@ -359,6 +361,60 @@ describe("history in a retrieval", () => {
     expect(existsSync(join(cacheDir, HISTORY_FILE))).toBe(true);
     expect(await graph()).toEqual(["src/history.ts~src/router.ts"]);
     expect(await graph("--no-history")).toEqual([]);
+  });
+
+  it("keeps the file evidence's numbers in the store for the history and file set they were made from, and makes them again when either changes or the file is damaged", async () => {
+    const root = routerRepo();
+    const cacheDir = join(root, "..", `${root.split("/").pop()}-cache`);
+    scratch.push(cacheDir);
+    const task = "hydration breaks";
+    const answer = (result: Awaited<ReturnType<typeof retrieve>>) => result.files.map((f) => [f.path, f.relevance, f.reason]);
+    const inMemory = answer(await retrieve(task, { root }));
+    const first = await createRetriever({ root, cacheDir });
+    const history = first.history!.index;
+    const files = first.codeGraph.files;
+    // what the first run stored is what the pass makes, under the key of this history and file set
+    const key = evidenceKey(history, files.keys());
+    const made = evidenceNumbers(history, (path) => files.has(path));
+    expect(readEvidence(cacheDir, key, history)).toEqual(made);
+    expect(made.fileIds.length).toBe(3);
+    expect(answer(await first.retrieve(task))).toEqual(inMemory);
+    // a second run reads them, and leaves the file as it was
+    const path = join(cacheDir, EVIDENCE_FILE);
+    const stored = readFileSync(path, "latin1");
+    expect(answer(await retrieve(task, { root, cacheDir }))).toEqual(inMemory);
+    expect(readFileSync(path, "latin1")).toBe(stored);
+    // it reads them indeed: numbers that give store.ts router.ts's past (a valid checksum) make its reason say so
+    const [head, body] = [stored.slice(0, stored.indexOf("\n")), stored.slice(stored.indexOf("\n") + 1)];
+    const numbers = JSON.parse(body) as typeof made;
+    const { names } = numberedPaths(history);
+    const routerAt = made.fileIds.findIndex((id) => names[id] === "src/router.ts");
+    const storeAt = made.fileIds.findIndex((id) => names[id] === "src/store.ts");
+    [numbers.fileIds[routerAt], numbers.fileIds[storeAt]] = [made.fileIds[storeAt]!, made.fileIds[routerAt]!];
+    const swapped = JSON.stringify(numbers);
+    writeFileSync(path, `${head.replace(/"body":"[0-9a-f]+"/, `"body":"${createHash("sha1").update(swapped).digest("hex")}"`)}\n${swapped}`);
+    const misled = await retrieve(task, { root, cacheDir });
+    expect(misled.files.find((f) => f.path === "src/store.ts")?.reason).toContain("past changes to this file say: hydration");
+    expect(inMemory.find(([p]) => p === "src/store.ts")?.[2]).not.toContain("past changes to this file say: hydration");
+    // a damaged body fails its checksum: made again, the same answer, and the file written whole again
+    writeFileSync(path, stored.replace(/"changes":\[(\d)/, (_, d: string) => `"changes":[${(Number(d) + 1) % 10}`));
+    expect(readEvidence(cacheDir, key, history)).toBeUndefined();
+    expect(answer(await retrieve(task, { root, cacheDir }))).toEqual(inMemory);
+    expect(readFileSync(path, "latin1")).toBe(stored);
+    // another file set (a file added): another key, numbers made again for it
+    writeFileSync(join(root, "src", "scroll.ts"), exportOf("restoreScroll"));
+    const second = await createRetriever({ root, cacheDir });
+    const secondKey = evidenceKey(second.history!.index, second.codeGraph.files.keys());
+    expect(secondKey).not.toBe(key);
+    expect(readEvidence(cacheDir, key, history)).toBeUndefined();
+    expect(readEvidence(cacheDir, secondKey, second.history!.index)).toEqual(evidenceNumbers(second.history!.index, (p) => second.codeGraph.files.has(p)));
+    // another history (a commit): another key
+    git(root, "add", "src/scroll.ts");
+    git(root, "commit", "-q", "-m", "scroll: restore it");
+    const third = await createRetriever({ root, cacheDir });
+    expect(third.history!.index.commits).toHaveLength(5);
+    expect(evidenceKey(third.history!.index, third.codeGraph.files.keys())).not.toBe(secondKey);
+    expect(answer(await third.retrieve(task))).toEqual(answer(await retrieve(task, { root })));
   });
 
   it("--no-history on the command line reads none", () => {
