@@ -122,10 +122,16 @@ export async function saveEvidence(dir: string, key: string, numbers: EvidenceNu
  * evidenceFrom(history, numbers).changes.get("src/router.ts"); // 3
  */
 export async function storedEvidenceNumbers(dir: string, history: HistoryIndex, files: ReadonlyMap<string, unknown>): Promise<EvidenceNumbers> {
-  const key = evidenceKey(history, files.keys());
+  const made = () => evidenceNumbers(history, (path) => files.has(path));
+  let key: string;
+  try {
+    key = evidenceKey(history, files.keys());
+  } catch {
+    return made(); // the history code cannot be read to key them by (a repackaged install): made each time, never stored
+  }
   const stored = readEvidence(dir, key, history);
   if (stored) return stored;
-  const numbers = evidenceNumbers(history, (path) => files.has(path));
+  const numbers = made();
   await saveEvidence(dir, key, numbers).catch(() => undefined);
   return numbers;
 }
