@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { rescanFiles, resolveScanRoot, scanFiles, statAhead, type FolderSnapshot, type ScanHints, type StatsAheadRun } from "../scan/index.js";
 import {
+  addMissingStatList,
   configFileNames,
   createStoreHeader,
   loadIndexStore,
@@ -369,7 +370,11 @@ function diskSession(
         if (changed) memory.pendingWrite = write;
         return { saved: false };
       }
-      if (!changed) return { saved: false };
+      if (!changed) {
+        // an index written before lists were gets its list now, or no walk would have one until something changed
+        if (loaded.found) await addMissingStatList(cacheDir, loaded.store).catch(() => undefined);
+        return { saved: false };
+      }
       try {
         await write();
         return { saved: true };

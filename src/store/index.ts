@@ -24,6 +24,6 @@ export {
   type StoredSections,
 } from "./index-store.js";
 export { configFileNames, resolutionFingerprint } from "./resolution-fingerprint.js";
-export { STAT_LIST_FILE } from "./stat-list.js";
+export { addMissingStatList, STAT_LIST_FILE } from "./stat-list.js";
 export { CACHE_TAG_FILE, ForeignFolderError } from "./store-folder.js";
 export { createStoreHeader, type StoreHeader } from "./store-header.js";

@@ -6,6 +6,7 @@
  * when there are not. Only a hint: a list that is stale, damaged or gone
  * makes the walk ask more itself, never answer otherwise.
  */
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { STAT_AHEAD_MIN_PATHS, type FolderSnapshot } from "../scan/index.js";
@@ -38,6 +39,21 @@ export function statListOf(store: Listed): string[] | undefined {
 export async function saveStatList(dir: string, store: Listed): Promise<void> {
   const lines = statListOf(store);
   const path = join(dir, STAT_LIST_FILE);
-  if (lines) await writeFileAtomic(path, Buffer.from(lines.join("\n"), "utf8"));
+  if (lines) await writeList(path, lines);
   else await rm(path, { force: true });
+}
+
+/**
+ * Write the list for `store` when the store folder `dir` has none and the
+ * store is large enough for one: an index written before lists were (by an
+ * older version) gets it on its next use, not only once something changes.
+ */
+export async function addMissingStatList(dir: string, store: Listed): Promise<void> {
+  if (existsSync(join(dir, STAT_LIST_FILE))) return;
+  const lines = statListOf(store);
+  if (lines) await writeList(join(dir, STAT_LIST_FILE), lines);
+}
+
+function writeList(path: string, lines: readonly string[]): Promise<void> {
+  return writeFileAtomic(path, Buffer.from(lines.join("\n"), "utf8"));
 }

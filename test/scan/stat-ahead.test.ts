@@ -6,7 +6,7 @@
  * them finds, edits included.
  */
 import { lstatSync, statSync } from "node:fs";
-import { appendFile, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readFile, realpath, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -204,5 +204,24 @@ describe("graph-retrieve index on 2,000+ files", () => {
     stdout = "";
     expect(await runCli(["index", "--root", root, "--cache-dir", cacheDir, "--format", "json", "--no-history"], io)).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ files: 2080, parsed: 1, reused: 2079 });
+    // an index without its list (written before lists were) gets it from a run that changes nothing: the tree
+    // made an hour old, so that no folder or file is too new to be trusted as it was, and indexed so
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (let f = 0; f < 40; f++) {
+      for (let i = 0; i < 52; i++) await utimes(join(root, `pkg${f}`, `mod${i}.ts`), hourAgo, hourAgo);
+      await utimes(join(root, `pkg${f}`), hourAgo, hourAgo);
+    }
+    await utimes(root, hourAgo, hourAgo);
+    expect(await runCli(["index", "--root", root, "--cache-dir", cacheDir, "--format", "json", "--no-history"], io)).toBe(0);
+    const list = await readFile(join(cacheDir, STAT_LIST_FILE), "utf8");
+    const indexed = await readFile(join(cacheDir, "index.json"));
+    await rm(join(cacheDir, STAT_LIST_FILE));
+    stdout = "";
+    expect(await runCli(["index", "--root", root, "--cache-dir", cacheDir, "--format", "json", "--no-history"], io)).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ files: 2080, parsed: 0, reused: 2080 });
+    // the index itself was not written again: nothing changed
+    expect(await readFile(join(cacheDir, "index.json"))).toEqual(indexed);
+    const sorted = (text: string) => text.split("\n").sort();
+    expect(sorted(await readFile(join(cacheDir, STAT_LIST_FILE), "utf8"))).toEqual(sorted(list));
   }, 120_000);
 });
