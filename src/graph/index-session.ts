@@ -372,7 +372,8 @@ function diskSession(
       }
       if (!changed) {
         // an index written before lists were gets its list now, or no walk would have one until something changed
-        if (loaded.found) await addMissingStatList(cacheDir, loaded.store).catch(() => undefined);
+        // (a run whose worker read the list has one)
+        if (loaded.found && !ahead) await addMissingStatList(cacheDir, loaded.store).catch(() => undefined);
         return { saved: false };
       }
       try {

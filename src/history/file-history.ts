@@ -270,16 +270,23 @@ export function evidenceFrom(history: HistoryIndex, numbers: EvidenceNumbers): F
   const changes = new FileColumn(idOfFile, paths, numbers.changes);
   const daysSinceChange = new FileColumn(idOfFile, paths, numbers.days);
   const vocabularyLength = new FileColumn(idOfFile, paths, numbers.lengths);
-  // per file, where its pair commits are in numbers.pairCommits (its place in numbers.paired)
-  const pairedAt = new Map<number, number>();
-  numbers.paired.forEach((file, k) => pairedAt.set(file, k));
+  // per file, its place in numbers.paired (where its pair commits are in numbers.pairCommits), −1 without any; made
+  // when the first row is asked (a query asks for its pool's rows only)
+  let pairedAt: Int32Array | undefined;
+  const placeOf = (file: number): number => {
+    if (!pairedAt) {
+      pairedAt = new Int32Array(paths.length).fill(-1);
+      for (let k = 0; k < numbers.paired.length; k++) pairedAt[numbers.paired[k]!] = k;
+    }
+    return pairedAt[file]!;
+  };
   const rows = new Map<string, Map<string, number>>();
   const rowOf = (file: string): Map<string, number> | undefined => {
     let row = rows.get(file);
     if (row) return row;
     const id = idOfFile.get(file);
-    const at = id === undefined ? undefined : pairedAt.get(id);
-    if (at === undefined) return undefined;
+    const at = id === undefined ? -1 : placeOf(id);
+    if (at < 0) return undefined;
     // each partner's weight summed in commit order, newest first, as the pairs of every commit would add up
     const sums = new Map<string, number>();
     for (let k = numbers.pairStarts[at]!; k < numbers.pairStarts[at + 1]!; k++) {

@@ -28,9 +28,10 @@ export const STAT_LIST_FILE = "stat-list.txt";
  * statListOf(store); // [".", "src", "src/a.ts", …] or undefined
  */
 export function statListOf(store: Listed): string[] | undefined {
-  const folders = store.folders?.snapshot.folders.map((record) => (record[0] === "" ? "." : record[0])) ?? [];
+  const records = store.folders?.snapshot.folders ?? [];
   const files = Object.keys(store.files);
-  if (folders.length + files.length < STAT_AHEAD_MIN_PATHS) return undefined;
+  if (records.length + files.length < STAT_AHEAD_MIN_PATHS) return undefined;
+  const folders = records.map((record) => (record[0] === "" ? "." : record[0]));
   // a path holding a line break could not be listed: it is asked by the walk itself
   return [...folders, ...files].filter((path) => !path.includes("\n"));
 }
