@@ -214,12 +214,12 @@ export type StrategyName = "graph" | "bm25" | "pagerank";
 export interface RetrievedFile {
   /** Root-relative POSIX path. */
   path: string;
-  /** In [0, 1]; ≥ 0.7 means the file is in the context. */
+  /** In [0, 1]: the calibrated chance that the change needs the file (its band says how often: 0.8 about 8 times in 10). */
   relevance: number;
   band: RelevanceBand;
   /** One line: the terms and symbols that matched, the edges that carried it. */
   reason: string;
-  /** Gaps: what this file depends on that the context lacks (`Name (path)`). */
+  /** Gaps: what this file uses that the context lacks (`Name (path)`). */
   missingContext: string[];
   /** Estimated tokens (characters / 4). */
   tokens: number;
@@ -242,7 +242,8 @@ export interface CycleTrace {
   candidates: number;
   /** Files that entered the candidates through import edges (expansion toward gaps). */
   expandedFrom: Array<{ path: string; via: string }>;
-  high: Array<{ path: string; relevance: number }>;
+  /** The context as this cycle decided it (see {@link RetrievalResult.context}), best first. */
+  context: Array<{ path: string; relevance: number }>;
   /** Files excluded from later cycles (relevance < 0.2). */
   excluded: string[];
   gaps: string[];
@@ -252,6 +253,24 @@ export interface CycleTrace {
   lifted?: Array<{ path: string; from: number; to: number; tie: string }>;
   /** Why the loop stopped after this cycle, if it did. */
   stop?: string;
+}
+
+/**
+ * A file to read beside the context, as signatures, not whole code: it
+ * defines names a context file uses (a gap of the context) and the context
+ * leans on it in particular or the ranking holds it plausible; or the
+ * ranking holds it plausible and it uses the context's names (where the
+ * change is wired in).
+ */
+export interface SupportingFile {
+  /** Root-relative POSIX path. */
+  path: string;
+  /** "defines": it defines `names`, which `for` use; "uses": it uses `names`, defined in `for`. */
+  tie: "defines" | "uses";
+  /** The context files it is read for, best first. */
+  for: string[];
+  /** The names of the tie, most used first. */
+  names: string[];
 }
 
 export interface RetrievalStats {
@@ -266,6 +285,8 @@ export interface RetrievalStats {
   contextTokens: number;
   /** Tokens of the whole codebase (parsed files). */
   totalTokens: number;
+  /** Supporting files named beside the context. */
+  supportingFiles: number;
   /** Mean relevance of the context files. */
   meanRelevance: number;
   budgetTokens: number;
@@ -275,12 +296,23 @@ export interface RetrievalStats {
 
 /** The result of {@link retrieve}: JSON-serialisable, the contract ../shared/bench scores. */
 export interface RetrievalResult {
-  schemaVersion: 1;
+  schemaVersion: 2;
   task: string;
   /** The root as the caller gave it. */
   root: string;
-  /** Ranked best first; relevance ≥ 0.7 = in the context. */
+  /** Every ranked file, best first, with its relevance, band, reason and gaps. */
   files: RetrievedFile[];
+  /**
+   * The context: the files to read, best first. The set of best files with
+   * the highest expected F1 given their chances, every file at 0.7 or more
+   * among them, within the token budget; empty only when no file is
+   * plausible (the best below 0.2), and `decision` then says so.
+   */
+  context: string[];
+  /** Files to read beside the context, as signatures: what its files use that it lacks. */
+  supporting: SupportingFile[];
+  /** Why the context is what it is, in one line. */
+  decision: string;
   cycles: CycleTrace[];
   /** Gaps left after the last cycle. */
   gaps: string[];

@@ -1,7 +1,8 @@
 // The benchmark harness's metrics (../shared/bench/run.mjs), computed from
 // a ranking of each task's pool: acc@k (every gold file in the first k),
-// R@k, MRR, and the context (relevance ≥ 0.7) precision, recall and F1,
-// an empty context counting precision 0. Gold files outside the pool are
+// R@k, MRR, and the context's precision, recall and F1 (the context given,
+// as the retrieval decides it, else the files at 0.7 or more), an empty
+// context counting precision 0. Gold files outside the pool are
 // never ranked. Plus calibration: the reliability of the relevances of
 // the ranked files (the first `shown` of each task).
 
@@ -9,9 +10,10 @@ export const KS = [1, 5, 10];
 export const CONTEXT = 0.7;
 
 /**
- * ranked: [{ path, relevance }] best first; gold: paths.
+ * ranked: [{ path, relevance }] best first; gold: paths; context: the paths
+ * handed over (default: those at 0.7 or more).
  */
-export function scoreRanking(ranked, gold) {
+export function scoreRanking(ranked, gold, context = ranked.filter((f) => f.relevance >= CONTEXT).map((f) => f.path)) {
   const g = new Set(gold);
   const rank = new Map();
   ranked.forEach((f, i) => {
@@ -25,12 +27,15 @@ export function scoreRanking(ranked, gold) {
   }
   const first = Math.min(...rank.values());
   m.mrr = Number.isFinite(first) ? 1 / first : 0;
-  const context = ranked.filter((f) => f.relevance >= CONTEXT);
-  const inter = context.filter((f) => g.has(f.path)).length;
+  const inter = context.filter((p) => g.has(p)).length;
   m.cP = context.length ? inter / context.length : 0;
   m.cR = gold.length ? inter / gold.length : 0;
   m.cF1 = m.cP + m.cR ? (2 * m.cP * m.cR) / (m.cP + m.cR) : 0;
   m.ctxFiles = context.length;
+  m.ctxEmpty = context.length === 0 ? 1 : 0;
+  // the context is not empty when the first file is needed (the share of such tasks whose context holds something)
+  m.topNeeded = ranked.length > 0 && g.has(ranked[0].path) ? 1 : 0;
+  m.ctxWhenTopNeeded = m.topNeeded && context.length > 0 ? 1 : 0;
   return m;
 }
 
@@ -69,5 +74,6 @@ export function reliability(pairs) {
 
 export function formatMetrics(m) {
   const f = (v) => (v == null ? "-" : v.toFixed(3));
-  return `n ${m.n}  acc@1 ${f(m.acc1)}  acc@5 ${f(m.acc5)}  acc@10 ${f(m.acc10)}  R@5 ${f(m.r5)}  MRR ${f(m.mrr)}  ctxP ${f(m.cP)}  ctxR ${f(m.cR)}  ctxF1 ${f(m.cF1)}  ctx# ${f(m.ctxFiles)} (median ${m.ctxMedian})`;
+  const notEmpty = m.topNeeded ? m.ctxWhenTopNeeded / m.topNeeded : 0;
+  return `n ${m.n}  acc@1 ${f(m.acc1)}  acc@5 ${f(m.acc5)}  acc@10 ${f(m.acc10)}  R@5 ${f(m.r5)}  MRR ${f(m.mrr)}  ctxP ${f(m.cP)}  ctxR ${f(m.cR)}  ctxF1 ${f(m.cF1)}  ctx# ${f(m.ctxFiles)} (median ${m.ctxMedian})  not empty when top needed ${f(notEmpty)}`;
 }

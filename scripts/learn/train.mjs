@@ -172,8 +172,14 @@ function rankTask(t, relevance, margins) {
     .slice(0, SHOWN);
 }
 
+/** The context a retrieval would decide on a task's ranking (src/retrieve/decide-context.ts; tokens are not known here, so no budget binds). */
+let contextOf = () => undefined;
+
 function report(label, tasks, relevance, say, margins) {
-  const metrics = tasks.map((t) => scoreRanking(rankTask(t, relevance, margins), t.gold));
+  const metrics = tasks.map((t) => {
+    const ranked = rankTask(t, relevance, margins);
+    return scoreRanking(ranked, t.gold, contextOf(ranked));
+  });
   const all = averageMetrics(metrics);
   say(`${label}: ${formatMetrics(all)}`);
   return all;
@@ -185,6 +191,9 @@ async function main() {
   const { BASE_FEATURES, HISTORY_FEATURES } = await import(path.join(DIST, "retrieve", "features", "base-features.js"));
   const { RELATION_FEATURES, relationFeatures } = await import(path.join(DIST, "retrieve", "features", "relation-features.js"));
   modelFile = await import(path.join(DIST, "retrieve", "model", "ranker-file.js"));
+  const { decideContext } = await import(path.join(DIST, "retrieve", "decide-context.js"));
+  const { CONTEXT_MAX_FILES } = await import(path.join(DIST, "retrieve", "parameters.js"));
+  contextOf = (ranked) => decideContext(ranked.map((f) => ({ path: f.path, chance: f.relevance, tokens: 0 })), { maxFiles: CONTEXT_MAX_FILES, budgetTokens: Infinity }).paths;
   const loaded = loadDataset(o.data, [...BASE_FEATURES]);
   const historyColumns = HISTORY_FEATURES.map((f) => BASE_FEATURES.indexOf(f));
   const data = !o.history ? withoutHistory(loaded, historyColumns) : o.both ? withAndWithoutHistory(loaded, historyColumns) : loaded;

@@ -4,9 +4,10 @@
  * (default 8,000, counted with the pack's tokenizer; Claude Code cuts a tool
  * result at 25,000).
  *
- * - format "md": the text is the context pack (code for the files from the
- *   medium band on, a one-line entry for the files below it); the
- *   structured content is the ranking the pack shows, without code.
+ * - format "md": the text is the context pack (code for the context's
+ *   files, within the budget; the signatures of the names the context uses
+ *   for its supporting files; a one-line entry for the next candidates);
+ *   the structured content is what the pack shows, without code.
  * - format "json": the text is the structured content serialised (as the MCP
  *   specification asks), with each file's reason and missing context, as
  *   many files as fit.
@@ -21,10 +22,8 @@
  */
 import {
   buildContextPack,
-  CONTEXT_THRESHOLD,
   formatRelevance,
   loadTokenCounter,
-  MEDIUM_BAND,
   type CodeGraph,
   type PackForm,
   type RetrievalResult,
@@ -53,7 +52,8 @@ export interface AnswerFile {
   path: string;
   relevance: number;
   band: RetrievedFile["band"];
-  inContext: boolean;
+  /** What the file is to the answer: in the context, read beside it, or one of the next candidates. */
+  role: "context" | "supporting" | "candidate";
   shown: AnswerForm;
   /** json only: why it scored what it did. */
   reason?: string;
@@ -63,14 +63,20 @@ export interface AnswerFile {
 
 /** The structured content of a retrieve_context answer (its outputSchema is in output-schemas.ts). */
 export interface ContextAnswer {
-  schemaVersion: 1;
+  schemaVersion: 2;
   task: string;
   root: string;
   format: AnswerFormat;
   tokenizer: string;
   budgetTokens: number;
-  /** Files shown, best first. */
+  /** Files shown: the context best first, its supporting files, then the next candidates. */
   files: AnswerFile[];
+  /** The files to read, best first. */
+  context: string[];
+  /** Files to read beside the context. */
+  supporting: RetrievalResult["supporting"];
+  /** Why the context is what it is. */
+  decision: string;
   /** Ranked files (from 0.2 on, or among the best five) the budget left out. */
   leftOut: number;
   /** Gaps left after the last cycle. */
@@ -91,12 +97,16 @@ export interface ContextAnswerOptions {
 const ENVELOPE_TOKENS = 24;
 const MAX_TRIES = 8;
 
-function answerFile(file: RetrievedFile, shown: AnswerForm, withReasons: boolean): AnswerFile {
+function roleOf(result: RetrievalResult, path: string): AnswerFile["role"] {
+  return result.context.includes(path) ? "context" : result.supporting.some((s) => s.path === path) ? "supporting" : "candidate";
+}
+
+function answerFile(result: RetrievalResult, file: RetrievedFile, shown: AnswerForm, withReasons: boolean): AnswerFile {
   return {
     path: file.path,
     relevance: file.relevance,
     band: file.band,
-    inContext: file.relevance >= CONTEXT_THRESHOLD,
+    role: roleOf(result, file.path),
     shown,
     ...(withReasons ? { reason: file.reason, missingContext: file.missingContext } : {}),
   };
@@ -104,13 +114,16 @@ function answerFile(file: RetrievedFile, shown: AnswerForm, withReasons: boolean
 
 function answerOf(result: RetrievalResult, format: AnswerFormat, counter: TokenCounter, budgetTokens: number, files: AnswerFile[], leftOut: number): ContextAnswer {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     task: result.task,
     root: result.root,
     format,
     tokenizer: counter.name,
     budgetTokens,
     files,
+    context: result.context,
+    supporting: result.supporting,
+    decision: result.decision,
     leftOut,
     gaps: result.gaps,
     stats: { strategy: result.stats.strategy, cycles: result.stats.cycles, candidates: result.stats.candidates, files: result.stats.files },
@@ -135,7 +148,7 @@ function fitRanked(
 ): { text: string; structured: ContextAnswer } | undefined {
   const withReasons = options.format === "json";
   const build = (n: number) => {
-    const structured = answerOf(result, options.format, counter, options.budgetTokens, shown.slice(0, n).map((f) => answerFile(f, "ranked", withReasons)), shown.length - n);
+    const structured = answerOf(result, options.format, counter, options.budgetTokens, shown.slice(0, n).map((f) => answerFile(result, f, "ranked", withReasons)), shown.length - n);
     const text = options.format === "json" ? JSON.stringify(structured) : pathsText(structured);
     return { text, structured, fits: answerTokens(counter, text, structured) <= options.budgetTokens };
   };
@@ -167,14 +180,13 @@ async function fitPack(result: RetrievalResult, options: ContextAnswerOptions, c
         codeGraph: options.codeGraph,
         readFile: options.readFile,
         budgetTokens: packBudget,
-        codeFrom: MEDIUM_BAND,
         minFiles: MIN_ANSWER_FILES,
         ...(options.minRelevance !== undefined ? { minRelevance: options.minRelevance } : {}),
       });
     } catch {
       return undefined; // the budget cannot hold the pack's header and top file
     }
-    const files = pack.files.map((f) => answerFile(byPath.get(f.path)!, f.form, false));
+    const files = pack.files.map((f) => answerFile(result, byPath.get(f.path) ?? { path: f.path, relevance: f.relevance, band: "excluded", reason: "", missingContext: [], tokens: 0, cycle: 0, matchedTerms: [] }, f.form, false));
     const structured = answerOf(result, "md", counter, options.budgetTokens, files, pack.leftOut.length);
     const excess = answerTokens(counter, pack.text, structured) - options.budgetTokens;
     if (excess <= 0) return { text: pack.text, structured };
@@ -191,7 +203,9 @@ async function fitPack(result: RetrievalResult, options: ContextAnswerOptions, c
 export async function buildContextAnswer(result: RetrievalResult, options: ContextAnswerOptions): Promise<{ text: string; structured: ContextAnswer }> {
   const counter = await loadTokenCounter();
   const minRelevance = options.minRelevance ?? 0.2;
-  const shown = result.files.filter((f, i) => i < MIN_ANSWER_FILES || f.relevance >= minRelevance);
+  // the context first (whatever its relevance), then the rest best first
+  const inContext = new Set(result.context);
+  const shown = [...result.files.filter((f) => inContext.has(f.path)), ...result.files.filter((f, i) => !inContext.has(f.path) && (i < MIN_ANSWER_FILES || f.relevance >= minRelevance))];
   const answer = options.format === "md" ? await fitPack(result, options, counter) : fitRanked(result, shown, options, counter);
   if (!answer) {
     throw new Error(`retrieve_context: a budget of ${options.budgetTokens} tokens cannot hold the answer's header and its top file (give 1000 or more)`);

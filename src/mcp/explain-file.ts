@@ -7,7 +7,7 @@
  * @example
  * explainFile(result, "src/auth/tokens.ts").relevance; // 0.95
  */
-import { CONTEXT_THRESHOLD, EXCLUDE_BELOW, type RetrievalResult } from "../index.js";
+import { EXCLUDE_BELOW, type RetrievalResult } from "../index.js";
 
 export interface FileExplanation {
   path: string;
@@ -50,8 +50,8 @@ function traceOf(result: RetrievalResult, path: string, entered: number | undefi
     else if (expanded) events.push(`reached over the graph from ${expanded.via}`);
     const lifted = cycle.lifted?.find((l) => l.path === path);
     if (lifted) events.push(`lifted from ${lifted.from} to ${lifted.to} (${lifted.tie})`);
-    const high = cycle.high.find((h) => h.path === path);
-    if (high) events.push(`high (${high.relevance})`);
+    const decided = cycle.context.find((h) => h.path === path);
+    if (decided) events.push(`in the context (${decided.relevance})`);
     if (cycle.excluded.includes(path)) {
       events.push(`excluded from later cycles (relevance < ${EXCLUDE_BELOW})`);
       excludedIn ??= cycle.cycle;
@@ -59,7 +59,7 @@ function traceOf(result: RetrievalResult, path: string, entered: number | undefi
     if (events.length === 0) {
       if (entered === undefined || cycle.cycle < entered) events.push(`not a candidate (searched ${keywordList(cycle.keywords)})`);
       else if (excludedIn !== undefined) events.push(`left out (excluded in cycle ${excludedIn})`);
-      else events.push("scored again, neither high nor excluded");
+      else events.push("scored again, neither in the context nor excluded");
     }
     trace.push(`cycle ${cycle.cycle}: ${events.join("; ")}`);
   }
@@ -92,7 +92,7 @@ export function explainFile(result: RetrievalResult, path: string): FileExplanat
     task: result.task,
     relevance: file.relevance,
     band: file.band,
-    inContext: file.relevance >= CONTEXT_THRESHOLD,
+    inContext: result.context.includes(path),
     rank: index + 1,
     reason: file.reason,
     missingContext: file.missingContext,

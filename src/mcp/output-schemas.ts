@@ -11,7 +11,7 @@ import { z } from "zod";
 const BAND = z.enum(["high", "medium", "low", "excluded"]);
 
 export const RETRIEVE_CONTEXT_OUTPUT = {
-  schemaVersion: z.literal(1),
+  schemaVersion: z.literal(2),
   task: z.string(),
   root: z.string().describe("The codebase's absolute root"),
   format: z.enum(["md", "json", "paths"]),
@@ -23,7 +23,9 @@ export const RETRIEVE_CONTEXT_OUTPUT = {
         path: z.string(),
         relevance: z.number(),
         band: BAND,
-        inContext: z.boolean().describe("relevance ≥ 0.7: read it"),
+        role: z
+          .enum(["context", "supporting", "candidate"])
+          .describe("context: a file to read (its code is shown); supporting: read beside the context (signatures of the names it uses); candidate: the next best guesses"),
         shown: z
           .enum(["whole", "reduced", "signatures", "names", "listed", "ranked"])
           .describe("md: how much of its code the text shows (listed: one line, no code); json and paths: ranked"),
@@ -31,7 +33,12 @@ export const RETRIEVE_CONTEXT_OUTPUT = {
         missingContext: z.array(z.string()).optional(),
       }),
     )
-    .describe("The files the answer shows, best first"),
+    .describe("The files the answer shows: the context best first, its supporting files, then the next candidates"),
+  context: z.array(z.string()).describe("The files to read, best first (empty only when no file is plausible: decision says why)"),
+  supporting: z
+    .array(z.object({ path: z.string(), tie: z.enum(["defines", "uses"]), for: z.array(z.string()), names: z.array(z.string()) }))
+    .describe("Files to read beside the context: defines (the context files in for use its names) or uses (it uses names of the context files in for)"),
+  decision: z.string().describe("Why the context is what it is"),
   leftOut: z.number().int().describe("Ranked files the budget left out (raise budget to see them)"),
   gaps: z.array(z.string()),
   stats: z.object({ strategy: z.string(), cycles: z.number().int(), candidates: z.number().int(), files: z.number().int() }),

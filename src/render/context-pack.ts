@@ -1,8 +1,10 @@
 /**
  * The context pack: a Markdown document an agent reads instead of the
  * codebase. A header with the task, what each retrieval cycle did and how
- * tokens are counted; then the picked files best first, each with why it was
- * picked and its code with line numbers.
+ * tokens are counted; then the context's files best first, each with why it
+ * is there and its code with line numbers; then the supporting files, as
+ * the signatures of the names the context uses from them; then the next
+ * candidates by name, one line each.
  *
  * Budget: tokens are counted with the o200k_base tokenizer (see
  * util/tokens.ts), over the whole pack: header, headings and fences
@@ -14,18 +16,19 @@
  *   2. every definition as its signature line;
  *   3. the names of its definitions only;
  * and is left out if even that does not fit; smaller files after it are
- * still tried. Lines are never cut. The top file is always in the pack (if
- * need be with a shorter header, and at worst as a shortened list of names).
- * With `codeFrom`, the files below that relevance (but the top one) are not
- * shown as code but listed, one line each: path, relevance and a shortened
- * reason (the MCP server's answers, sized for an agent).
+ * still tried. Lines are never cut. The first context file is always in the
+ * pack (if need be with a shorter header, and at worst as a shortened list
+ * of names). A supporting file shows the signature lines of the names used
+ * (else its names); a candidate is one line: path, relevance and a
+ * shortened reason.
  */
 import { DEFAULT_BUDGET_TOKENS, estimateTokens, loadTokenCounter, type TokenCounter } from "../util/tokens.js";
 import { UsageError } from "../errors.js";
 import type { CodeGraph } from "../graph/code-graph.js";
-import type { Definition, RetrievalResult, RetrievedFile } from "../types.js";
+import type { Definition, RetrievalResult, RetrievedFile, SupportingFile } from "../types.js";
 import { termsOf } from "../util/terms.js";
-import { CONTEXT_RELEVANCE, NEAR_RELEVANCE } from "./retrieval-subgraph.js";
+import { NEAR_RELEVANCE } from "./retrieval-subgraph.js";
+import { supportingReason } from "./retrieval-text.js";
 import { formatRelevance } from "../retrieve/bands.js";
 
 /** Default pack size, the same as the retrieval's default budget. */
@@ -43,16 +46,17 @@ export interface ContextPackOptions {
   codeGraph: CodeGraph;
   /** Most tokens the pack may take (default 20000), counted with o200k_base. */
   budgetTokens?: number;
-  /** Files from this relevance on are packed after the top file (default 0.2). */
+  /** Candidates outside the context are listed from this relevance on (default 0.2). */
   minRelevance?: number;
-  /** The best this many files are packed whatever their relevance (default 1: the top file). */
+  /** The best this many ranked files are listed whatever their relevance (default 5). */
   minFiles?: number;
-  /** Files below this relevance (but the top one) are listed in one line each, without code (default: none is). */
-  codeFrom?: number;
 }
 
 /** How much of a file the pack shows: its code (whole, reduced, signatures), its definitions' names, or one listed line. */
 export type PackForm = "whole" | "reduced" | "signatures" | "names" | "listed";
+
+/** The best ranked files the pack lists by default, whatever their relevance (the harness's acc@5). */
+export const MIN_LISTED_FILES = 5;
 
 /** One file of a pack, in the pack's order. */
 export interface PackedFile {
@@ -141,6 +145,10 @@ function numberedLines(lines: readonly string[], keep: readonly number[] | undef
 interface PackFile {
   file: RetrievedFile;
   rank: number;
+  /** What the file is to the answer: its heading says so. */
+  role: "context" | "supporting";
+  /** A supporting file's context files and the names they use from it. */
+  supporting?: SupportingFile;
   lines: string[];
   definitions: Definition[];
   /** Definitions whose name shares a term with the file's matched terms, best first. */
@@ -157,10 +165,12 @@ function sectionHead(entry: PackFile, shown: string): string[] {
   const { file } = entry;
   const head = [
     "",
-    `## ${entry.rank}. ${file.path}`,
+    entry.role === "context" ? `## ${entry.rank}. ${file.path}` : `## Also read: ${file.path}`,
     "",
-    `${formatRelevance(file.relevance)} ${file.band}${file.relevance >= CONTEXT_RELEVANCE ? " (in the context)" : ""} · entered in cycle ${file.cycle} · ${shown}`,
-    `Why: ${file.reason}`,
+    entry.role === "context"
+      ? `${formatRelevance(file.relevance)} ${file.band} · in the context · entered in cycle ${file.cycle} · ${shown}`
+      : `${entry.rank > 0 ? `${formatRelevance(file.relevance)} ${file.band} · ` : ""}read beside the context · ${shown}`,
+    entry.supporting ? `Why: ${supportingReason(entry.supporting)}` : `Why: ${file.reason}`,
   ];
   if (file.missingContext.length > 0) head.push(`Missing context: ${list(file.missingContext)}`);
   head.push("");
@@ -255,23 +265,24 @@ function fitNamesShortened(entry: PackFile, room: number, counter: TokenCounter)
 interface HeaderOptions {
   budgetTokens: number;
   tokenizer: string;
-  codeFrom: number | undefined;
   full: boolean;
 }
 
-function header(result: RetrievalResult, picked: readonly RetrievedFile[], { budgetTokens, tokenizer, codeFrom, full }: HeaderOptions): string {
+function header(result: RetrievalResult, { budgetTokens, tokenizer, full }: HeaderOptions): string {
   const task = result.task.length > MAX_TASK_CHARS ? `${result.task.slice(0, MAX_TASK_CHARS)}…` : result.task;
-  const inContext = picked.filter((f) => f.relevance >= CONTEXT_RELEVANCE).length;
   const lines = [
     `# Context pack: ${task.replace(/\s+/g, " ")}`,
     "",
     `Budget: ${budgetTokens} tokens, counted with the ${tokenizer} tokenizer, over the whole pack including this header and the code fences.`,
   ];
   if (!full) return escapeControls(`${lines.join("\n")}\n`);
+  const n = result.context.length;
   lines.push(
-    `Files best first: ${inContext} in the context (relevance ≥ ${CONTEXT_RELEVANCE}), ${picked.length - inContext} nearby; ` +
-      "a file that does not fit whole shows its matched definitions whole and the rest as signatures, then signatures only, then names only" +
-      (codeFrom !== undefined ? `; files below ${codeFrom} are listed by name with a short reason, without code.` : "."),
+    n > 0
+      ? `The context, ${n} file${n === 1 ? "" : "s"} best first (${result.decision}), as code; ` +
+          (result.supporting.length > 0 ? `then ${result.supporting.length} file${result.supporting.length === 1 ? "" : "s"} to read beside it, as the signatures of the names it uses; ` : "") +
+          "then the next candidates by name. A file that does not fit whole shows its matched definitions whole and the rest as signatures, then signatures only, then names only."
+      : `Nothing handed over: ${result.decision}. The next candidates are listed by name.`,
     "",
     `## Retrieval (${result.stats.strategy}, ${result.stats.cycles} cycle${result.stats.cycles === 1 ? "" : "s"}, ${result.stats.candidates} candidates of ${result.stats.files} files)`,
     "",
@@ -282,7 +293,7 @@ function header(result: RetrievalResult, picked: readonly RetrievedFile[], { bud
     if (cycle.expandedFrom.length > 0) parts.push(`expanded: ${list(cycle.expandedFrom.map((e) => `${e.path} (from ${e.via})`), 4)}`);
     parts.push(`${cycle.candidates} candidates`);
     if (cycle.lifted && cycle.lifted.length > 0) parts.push(`lifted: ${list(cycle.lifted.map((l) => `${l.path} ${formatRelevance(l.from)} → ${formatRelevance(l.to)}`), 4)}`);
-    if (cycle.high.length > 0) parts.push(`high: ${list(cycle.high.map((h) => `${h.path} (${formatRelevance(h.relevance)})`), 5)}`);
+    parts.push(`context: ${list(cycle.context.map((h) => `${h.path} (${formatRelevance(h.relevance)})`), 5)}`);
     if (cycle.excluded.length > 0) parts.push(`excluded ${cycle.excluded.length}`);
     if (cycle.addedKeywords.length > 0) parts.push(`refined: added ${list(cycle.addedKeywords, 5)}`);
     if (cycle.stop) parts.push(`stopped: ${cycle.stop}`);
@@ -292,7 +303,8 @@ function header(result: RetrievalResult, picked: readonly RetrievedFile[], { bud
   return escapeControls(`${lines.join("\n")}\n`);
 }
 
-async function loadEntry(file: RetrievedFile, rank: number, options: ContextPackOptions): Promise<PackFile> {
+async function loadEntry(file: RetrievedFile, rank: number, options: ContextPackOptions, supporting?: SupportingFile): Promise<PackFile> {
+  const role = supporting ? "supporting" : "context";
   const parsed = options.codeGraph.files.get(file.path);
   const definitions = [...(parsed?.definitions ?? [])].sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine);
   const terms = new Set(file.matchedTerms);
@@ -303,10 +315,10 @@ async function loadEntry(file: RetrievedFile, rank: number, options: ContextPack
     .map((m) => m.d);
   try {
     const text = await options.readFile(file.path);
-    return { file, rank, lines: splitLines(text), definitions, matched };
+    return { file, rank, role, ...(supporting ? { supporting } : {}), lines: splitLines(text), definitions, matched };
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
-    return { file, rank, lines: [], definitions, matched: [], readError: message };
+    return { file, rank, role, ...(supporting ? { supporting } : {}), lines: [], definitions, matched: [], readError: message };
   }
 }
 
@@ -323,14 +335,36 @@ function listedLine(file: RetrievedFile, rank: number): string {
   return escapeControls(`- ${rank}. ${file.path} · ${formatRelevance(file.relevance)} ${file.band} · ${shortReason(file.reason)}\n`);
 }
 
+/** A supporting file's section: the signature lines of the names the context uses from it, else their names. */
+function fitSupporting(entry: PackFile, room: number, counter: TokenCounter): { text: string; form: PackForm } | undefined {
+  // a file the context uses shows the names used; one that uses the context shows all its signatures
+  const names = new Set(entry.supporting?.tie === "defines" ? entry.supporting.names : []);
+  const used = entry.definitions.filter((d) => names.has(d.name) || (d.container !== undefined && names.has(`${d.container}.${d.name}`)));
+  const shownDefinitions = used.length > 0 ? used : entry.definitions;
+  if (entry.readError === undefined) {
+    const keep = [...new Set(shownDefinitions.map((d) => d.startLine))].filter((n) => n >= 1 && n <= entry.lines.length).sort((a, b) => a - b);
+    if (keep.length > 0) {
+      const text = codeSection(entry, `${used.length > 0 ? "signatures of the names used" : "signatures"} (${keep.length} of ${entry.lines.length} lines)`, keep);
+      if (counter.fits(text, room)) return { text, form: "signatures" };
+    }
+  }
+  const text = namesSection({ ...entry, definitions: shownDefinitions });
+  return counter.fits(text, room) ? { text, form: "names" } : undefined;
+}
+
+/** A supporting file as a ranked file, when the ranking did not show it. */
+function unrankedFile(path: string, codeGraph: CodeGraph): RetrievedFile {
+  return { path, relevance: 0, band: "excluded", reason: "not ranked", missingContext: [], tokens: codeGraph.files.get(path)?.tokens ?? 0, cycle: 0, matchedTerms: [] };
+}
+
 /**
  * Build the context pack of a retrieval under a token budget: its text and
  * what it holds (each file's form, the files left out, the token count).
  *
  * @example
- * const pack = await buildContextPack(result, { codeGraph, readFile, budgetTokens: 8000, codeFrom: 0.5 });
+ * const pack = await buildContextPack(result, { codeGraph, readFile, budgetTokens: 8000 });
  * pack.tokens <= 8000; // true
- * pack.files.filter((f) => f.form === "listed").map((f) => f.path); // the files below 0.5, by name
+ * pack.files.filter((f) => f.form === "listed").map((f) => f.path); // the next candidates, by name
  */
 export async function buildContextPack(result: RetrievalResult, options: ContextPackOptions): Promise<ContextPack> {
   const budgetTokens = options.budgetTokens ?? DEFAULT_PACK_BUDGET_TOKENS;
@@ -339,13 +373,20 @@ export async function buildContextPack(result: RetrievalResult, options: Context
   }
   const counter = await loadTokenCounter();
   const minRelevance = options.minRelevance ?? NEAR_RELEVANCE;
-  const codeFrom = options.codeFrom;
-  const ranked = result.files.map((file, index) => ({ file, rank: index + 1 }));
-  const minFiles = Math.max(1, options.minFiles ?? 1);
-  const picked = ranked.filter((r, index) => index < minFiles || r.file.relevance >= minRelevance);
-  const headerOptions = { budgetTokens, tokenizer: counter.name, codeFrom };
-  const fullHeader = header(result, picked.map((p) => p.file), { ...headerOptions, full: true });
-  const shortHeader = header(result, picked.map((p) => p.file), { ...headerOptions, full: false });
+  const minFiles = Math.max(0, options.minFiles ?? MIN_LISTED_FILES);
+  const rankOf = new Map(result.files.map((file, index) => [file.path, { file, rank: index + 1 }]));
+  const inContext = new Set(result.context);
+  const supportingPaths = new Set(result.supporting.map((s) => s.path));
+  const contextFiles = result.context.flatMap((path) => {
+    const ranked = rankOf.get(path);
+    return ranked ? [ranked] : [];
+  });
+  const candidates = result.files
+    .map((file, index) => ({ file, rank: index + 1 }))
+    .filter(({ file, rank }) => !inContext.has(file.path) && !supportingPaths.has(file.path) && (rank <= minFiles || file.relevance >= minRelevance));
+  const headerOptions = { budgetTokens, tokenizer: counter.name };
+  const fullHeader = header(result, { ...headerOptions, full: true });
+  const shortHeader = header(result, { ...headerOptions, full: false });
   const done = (text: string, files: PackedFile[], leftOut: string[]): ContextPack => ({
     text,
     tokens: counter.count(text),
@@ -354,85 +395,106 @@ export async function buildContextPack(result: RetrievalResult, options: Context
     files,
     leftOut,
   });
-  if (picked.length === 0) {
+  if (result.files.length === 0) {
     const text = `${fullHeader}\nNo file matched the task (try other words or --keywords).\n`;
     if (counter.fits(text, budgetTokens)) return done(text, [], []);
     if (counter.fits(shortHeader, budgetTokens)) return done(shortHeader, [], []);
     throw tooSmall(budgetTokens, counter.count(shortHeader));
   }
 
-  // blocks[i] holds files[i - 1]'s text (blocks[0] is the header); a listed file's line goes to `listed`
+  // blocks[0] is the header, then one block a shown file; a listed file's line goes to `listed`
   const blocks: string[] = [];
   const files: PackedFile[] = [];
   const listed: { line: string; file: PackedFile }[] = [];
-  const leftOut: RetrievedFile[] = [];
+  const leftOut: string[] = [];
   let used = 0;
 
-  // the top file first: it is always in, with the full header when its signatures (or better) fit beside it
-  const top = await loadEntry(picked[0]!.file, picked[0]!.rank, options);
-  const topWithFull = fitSection(top, budgetTokens - counter.count(fullHeader), counter);
-  const topWithShort = fitSection(top, budgetTokens - counter.count(shortHeader), counter);
-  const isGood = (fit: { form: PackForm } | undefined): boolean => fit !== undefined && fit.form !== "names";
-  const useFull = isGood(topWithFull) || (!isGood(topWithShort) && topWithFull !== undefined);
-  const head = useFull ? fullHeader : shortHeader;
-  blocks.push(head);
-  used += counter.count(head);
-  const topFit = useFull ? topWithFull : topWithShort;
-  const topText = topFit?.text ?? fitNamesShortened(top, budgetTokens - used, counter);
-  if (topText === undefined) throw tooSmall(budgetTokens, used + counter.count(namesSection(top, 0)));
-  blocks.push(topText);
-  files.push({ path: top.file.path, relevance: top.file.relevance, form: topFit?.form ?? "names" });
-  used += counter.count(topText);
+  const first = contextFiles[0];
+  if (first) {
+    // the first context file is always in, with the full header when its signatures (or better) fit beside it
+    const top = await loadEntry(first.file, first.rank, options);
+    const topWithFull = fitSection(top, budgetTokens - counter.count(fullHeader), counter);
+    const topWithShort = fitSection(top, budgetTokens - counter.count(shortHeader), counter);
+    const isGood = (fit: { form: PackForm } | undefined): boolean => fit !== undefined && fit.form !== "names";
+    const useFull = isGood(topWithFull) || (!isGood(topWithShort) && topWithFull !== undefined);
+    const head = useFull ? fullHeader : shortHeader;
+    blocks.push(head);
+    used += counter.count(head);
+    const topFit = useFull ? topWithFull : topWithShort;
+    const topText = topFit?.text ?? fitNamesShortened(top, budgetTokens - used, counter);
+    if (topText === undefined) throw tooSmall(budgetTokens, used + counter.count(namesSection(top, 0)));
+    blocks.push(topText);
+    files.push({ path: top.file.path, relevance: top.file.relevance, form: topFit?.form ?? "names" });
+    used += counter.count(topText);
+  } else {
+    const head = counter.fits(fullHeader, budgetTokens) ? fullHeader : shortHeader;
+    if (!counter.fits(head, budgetTokens)) throw tooSmall(budgetTokens, counter.count(shortHeader));
+    blocks.push(head);
+    used += counter.count(head);
+  }
 
-  const listHeading = `\n## Nearby, by name only (relevance < ${codeFrom ?? 0})\n\n`;
-  let listCost = counter.count(listHeading);
-  for (const { file, rank } of picked.slice(1)) {
-    if (codeFrom !== undefined && file.relevance < codeFrom) {
-      const line = listedLine(file, rank);
-      const cost = counter.count(line) + (listed.length === 0 ? listCost : 0);
-      if (used + cost > budgetTokens) {
-        leftOut.push(file);
-        continue;
-      }
-      listed.push({ line, file: { path: file.path, relevance: file.relevance, form: "listed" } });
-      used += cost;
-      listCost = 0;
-      continue;
-    }
+  for (const { file, rank } of contextFiles.slice(1)) {
     const entry = await loadEntry(file, rank, options);
     const fit = fitSection(entry, budgetTokens - used, counter);
     if (!fit) {
-      leftOut.push(file);
+      leftOut.push(file.path);
       continue;
     }
     blocks.push(fit.text);
     files.push({ path: file.path, relevance: file.relevance, form: fit.form });
     used += counter.count(fit.text);
   }
+  for (const supporting of result.supporting) {
+    const ranked = rankOf.get(supporting.path);
+    const entry = await loadEntry(ranked?.file ?? unrankedFile(supporting.path, options.codeGraph), ranked?.rank ?? 0, options, supporting);
+    const fit = fitSupporting(entry, budgetTokens - used, counter);
+    if (!fit) {
+      leftOut.push(supporting.path);
+      continue;
+    }
+    blocks.push(fit.text);
+    files.push({ path: supporting.path, relevance: entry.file.relevance, form: fit.form });
+    used += counter.count(fit.text);
+  }
+
+  const listHeading = `\n## Next candidates, by name only\n\n`;
+  let listCost = counter.count(listHeading);
+  for (const { file, rank } of candidates) {
+    const line = listedLine(file, rank);
+    const cost = counter.count(line) + (listed.length === 0 ? listCost : 0);
+    if (used + cost > budgetTokens) {
+      leftOut.push(file.path);
+      continue;
+    }
+    listed.push({ line, file: { path: file.path, relevance: file.relevance, form: "listed" } });
+    used += cost;
+    listCost = 0;
+  }
 
   const assemble = (footer: string): string =>
     blocks.join("") + (listed.length > 0 ? listHeading + listed.map((l) => l.line).join("") : "") + footer;
-  const rankOf = new Map(picked.map((p) => [p.file.path, p.rank]));
-  const footersFor = (out: readonly RetrievedFile[]): string[] =>
+  const order = new Map([...contextFiles.map((c) => c.file.path), ...result.supporting.map((s) => s.path), ...candidates.map((c) => c.file.path)].map((p, i) => [p, i]));
+  const relevanceOf = (path: string) => rankOf.get(path)?.file.relevance ?? 0;
+  const footersFor = (out: readonly string[]): string[] =>
     out.length === 0
       ? [""]
       : [
-          escapeControls(`\nLeft out for the budget: ${list(out.map((f) => `${f.path} (${formatRelevance(f.relevance)})`))}\n`),
+          escapeControls(`\nLeft out for the budget: ${list(out.map((p) => `${p} (${formatRelevance(relevanceOf(p))})`))}\n`),
           `\nLeft out for the budget: ${out.length} file${out.length === 1 ? "" : "s"}\n`,
           "",
         ];
   // sums of the blocks' counts are close to the whole's but not exact (BPE merges across a seam):
   // the whole is counted, and the last files given back until it fits
   for (;;) {
-    leftOut.sort((a, b) => rankOf.get(a.path)! - rankOf.get(b.path)!);
+    leftOut.sort((a, b) => order.get(a)! - order.get(b)!);
     for (const footer of footersFor(leftOut)) {
       const text = assemble(footer);
-      if (counter.fits(text, budgetTokens)) return done(text, [...files, ...listed.map((l) => l.file)], leftOut.map((f) => f.path));
+      if (counter.fits(text, budgetTokens)) return done(text, [...files, ...listed.map((l) => l.file)], [...leftOut]);
     }
     const dropped = listed.pop()?.file ?? (blocks.length > 2 ? files.pop() : undefined);
     if (dropped === undefined) break;
     if (dropped.form !== "listed") blocks.pop();
-    leftOut.push(picked.find((p) => p.file.path === dropped.path)!.file);
+    leftOut.push(dropped.path);
   }
   throw tooSmall(budgetTokens, counter.count(assemble("")));
 }

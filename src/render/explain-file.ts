@@ -11,7 +11,7 @@ import type { RetrievalResult, RetrievedFile } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { termsOf } from "../util/terms.js";
 import { bandRange, EXCLUDE_BELOW, formatRelevance } from "../retrieve/bands.js";
-import { CONTEXT_RELEVANCE, parseMissingContext, readFileLinks, type FileLink } from "./retrieval-subgraph.js";
+import { parseMissingContext, readFileLinks, type FileLink } from "./retrieval-subgraph.js";
 
 const MAX_LINKS = 12;
 
@@ -125,16 +125,16 @@ export function renderExplanation(result: RetrievalResult, codeGraph: CodeGraph,
     lines.push(`${normalised}: not a candidate in ${result.stats.cycles} cycle${result.stats.cycles === 1 ? "" : "s"}`);
     lines.push("  No searched term matched it strongly enough and no import tie to a high file brought it in.");
   } else {
-    const inContext = file.relevance >= CONTEXT_RELEVANCE;
-    lines.push(
-      `${normalised}: rank ${rank} of ${result.files.length}, relevance ${formatRelevance(file.relevance, 3)}, ${file.band} band ${bandRange(file.band)}, ${inContext ? `in the context (≥ ${CONTEXT_RELEVANCE})` : `not in the context (< ${CONTEXT_RELEVANCE})`}`,
-    );
+    const inContext = result.context.includes(normalised);
+    const supporting = result.supporting.find((s) => s.path === normalised);
+    const role = inContext ? "in the context" : supporting ? `a supporting file (read beside ${supporting.for.join(", ")} for ${supporting.names.join(", ")})` : "not in the context";
+    lines.push(`${normalised}: rank ${rank} of ${result.files.length}, relevance ${formatRelevance(file.relevance, 3)}, ${file.band} band ${bandRange(file.band)}, ${role}`);
     const joined = result.cycles.flatMap((c) => c.expandedFrom.filter((e) => e.path === normalised).map((e) => ({ cycle: c.cycle, via: e.via })));
     const firstJoin = joined.find((j) => j.cycle === file.cycle);
     lines.push(`  Entered: cycle ${file.cycle}, ${firstJoin ? `along imports from ${firstJoin.via}` : "by the cycle's search"}`);
-    const high = result.cycles.filter((c) => c.high.some((h) => h.path === normalised)).map((c) => c.cycle);
+    const decided = result.cycles.filter((c) => c.context.some((h) => h.path === normalised)).map((c) => c.cycle);
     const excluded = result.cycles.filter((c) => c.excluded.includes(normalised)).map((c) => c.cycle);
-    if (high.length > 0) lines.push(`  High relevance in cycle${high.length === 1 ? "" : "s"}: ${high.join(", ")}`);
+    if (decided.length > 0) lines.push(`  In the context after cycle${decided.length === 1 ? "" : "s"}: ${decided.join(", ")}`);
     if (excluded.length > 0) lines.push(`  Excluded (< ${EXCLUDE_BELOW}) in cycle${excluded.length === 1 ? "" : "s"}: ${excluded.join(", ")}`);
     lines.push(`  Reason: ${file.reason}`);
     lines.push(`  Terms matched: ${file.matchedTerms.length > 0 ? file.matchedTerms.join(", ") : "none"}`);

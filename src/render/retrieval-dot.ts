@@ -19,7 +19,6 @@ import { byCodeUnit } from "../util/sort.js";
 import { dotAttributes, folderLabelOf, quoteDot } from "./dot-syntax.js";
 import { textWidthPt } from "./text-width.js";
 import {
-  CONTEXT_RELEVANCE,
   drawnBand,
   readRetrievalSubgraph,
   type RetrievalSubgraphOptions,
@@ -71,7 +70,10 @@ function boxWidthIn(label: string, fontSize: number, peripheries = 1): number {
   return Math.ceil(((text + 2 * NODE_MARGIN_PT + 2 * PERIPHERY_GAP_PT * (peripheries - 1)) / 72) * 100) / 100;
 }
 
-function nodeLine(node: SubgraphFile): string {
+/** What a drawn file is to the answer: in the context, read beside it, or a candidate. */
+type Role = "context" | "supporting" | "candidate";
+
+function nodeLine(node: SubgraphFile, role: Role): string {
   const band = drawnBand(node);
   const file = node.file;
   if (!file) {
@@ -87,17 +89,18 @@ function nodeLine(node: SubgraphFile): string {
       tooltip: `${node.path}: named in a gap, never a candidate`,
     })};`;
   }
-  const inContext = file.relevance >= CONTEXT_RELEVANCE;
   const peripheries = file.cycle > 1 ? Math.min(file.cycle, 3) : undefined;
-  const label = `${baseName(node.path)}\n${formatRelevance(file.relevance)} ${band} · c${file.cycle}`;
+  const roleText = role === "context" ? " · context" : role === "supporting" ? " · read beside" : "";
+  const label = `${baseName(node.path)}\n${formatRelevance(file.relevance)} ${band}${roleText} · c${file.cycle}`;
   return `    ${quoteDot(node.path)}${dotAttributes({
     label,
     fillcolor: BAND_COLOURS[band],
     fontcolor: band === "excluded" ? "#555555" : undefined,
-    penwidth: inContext ? 2 : undefined,
+    penwidth: role === "context" ? 2.5 : undefined,
+    style: role === "supporting" ? "rounded,filled,dashed" : undefined,
     peripheries,
     width: boxWidthIn(label, NODE_FONT, peripheries),
-    tooltip: `#${node.rank} ${node.path} (${formatRelevance(file.relevance, 3)}, entered in cycle ${file.cycle}${inContext ? ", in the context" : ""}): ${file.reason}`,
+    tooltip: `#${node.rank} ${node.path} (${formatRelevance(file.relevance, 3)}, entered in cycle ${file.cycle}${role === "context" ? ", in the context" : role === "supporting" ? ", read beside the context" : ""}): ${file.reason}`,
   })};`;
 }
 
@@ -121,7 +124,7 @@ function titleWithLegend(title: string): string {
   const bands = (Object.keys(BAND_COLOURS) as Array<keyof typeof BAND_COLOURS>).map((band) =>
     legendCell(BAND_LABELS[band], ` BGCOLOR="${BAND_COLOURS[band]}"${band === "gap" ? ' BORDER="1" STYLE="dashed" COLOR="#8c8c8c"' : ""}`),
   );
-  const borders = `thick border: in the context (≥ ${CONTEXT_RELEVANCE}) · cN: entered in cycle N (double border: 2, triple: 3)`;
+  const borders = "thick border: the context (the files to read) · dashed: read beside it · cN: entered in cycle N (double border: 2, triple: 3)";
   const edges: Array<[string, string | undefined]> = [
     ["→ import", undefined],
     ["━▶ re-export", REEXPORT_COLOUR],
@@ -155,9 +158,11 @@ export function renderDot(result: RetrievalResult, codeGraph: CodeGraph, options
     const folder = folderLabelOf(file.path);
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), file]);
   }
-  const context = result.files.filter((f) => f.relevance >= CONTEXT_RELEVANCE).length;
+  const context = result.context.length;
+  const supporting = new Set(result.supporting.map((s) => s.path));
+  const roleOf = (path: string): Role => (result.context.includes(path) ? "context" : supporting.has(path) ? "supporting" : "candidate");
   const title =
-    `${shortTask(result.task)}\n${context} context file${context === 1 ? "" : "s"} · ${result.stats.cycles} cycle${result.stats.cycles === 1 ? "" : "s"} · ` +
+    `${shortTask(result.task)}\n${context} context file${context === 1 ? "" : "s"}${supporting.size > 0 ? ` + ${supporting.size} read beside` : ""} · ${result.stats.cycles} cycle${result.stats.cycles === 1 ? "" : "s"} · ` +
     `${result.stats.candidates} candidates of ${result.stats.files} files` +
     (sub.omitted > 0 ? ` · ${sub.omitted} near candidates not drawn` : "");
 
@@ -172,7 +177,7 @@ export function renderDot(result: RetrievalResult, codeGraph: CodeGraph, options
   for (const folder of [...byFolder.keys()].sort(byCodeUnit)) {
     lines.push(`  subgraph ${quoteDot(`cluster_${clusterIndex++}`)} {`);
     lines.push(`    label=${quoteDot(folder === "." ? "(root)" : `${folder}/`)}; style="rounded"; color="#999999"; fontsize=9;`);
-    for (const file of byFolder.get(folder) ?? []) lines.push(nodeLine(file));
+    for (const file of byFolder.get(folder) ?? []) lines.push(nodeLine(file, roleOf(file.path)));
     lines.push("  }");
   }
 

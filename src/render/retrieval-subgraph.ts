@@ -7,12 +7,12 @@
  * and the graph, never the disk.
  */
 import type { CodeGraph } from "../graph/code-graph.js";
-import { CONTEXT_THRESHOLD as CONTEXT_RELEVANCE, LOW_BAND as NEAR_RELEVANCE } from "../retrieve/bands.js";
+import { LOW_BAND as NEAR_RELEVANCE } from "../retrieve/bands.js";
 import type { RelevanceBand, RetrievalResult, RetrievedFile } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 
-/** Relevance a file needs to be drawn as a near candidate (the low band starts here), and the context's threshold. */
-export { LOW_BAND as NEAR_RELEVANCE, CONTEXT_THRESHOLD as CONTEXT_RELEVANCE } from "../retrieve/bands.js";
+/** Relevance a file needs to be drawn as a near candidate (the low band starts here). */
+export { LOW_BAND as NEAR_RELEVANCE } from "../retrieve/bands.js";
 /** The best files drawn whatever their relevance: a calibrated relevance leaves few files at 0.2 or more, and a picture of three explains little. */
 export const MIN_DRAWN_FILES = 8;
 /** Most files drawn in a retrieval subgraph (gap targets outside the result included). */
@@ -133,9 +133,11 @@ export function readGapLinks(files: readonly RetrievedFile[]): GapLink[] {
 }
 
 /**
- * Choose the files to draw and the links among them: ranked files at
- * `minRelevance` or more (best first, up to the cap), the targets of their
- * gaps, then excluded candidates tied by a link to a context file.
+ * Choose the files to draw and the links among them: the context and its
+ * supporting files, ranked files at `minRelevance` or more (best first, up
+ * to the cap), the targets of their gaps, then excluded candidates tied by
+ * a link to a context file; an excluded file tied to nothing drawn is left
+ * out.
  *
  * @example
  * const sub = readRetrievalSubgraph(result, retriever.codeGraph);
@@ -156,19 +158,27 @@ export function readRetrievalSubgraph(
     chosen.set(path, ranked ? { path, file: ranked.file, rank: ranked.rank } : { path });
   };
 
+  // the context and its supporting files first, then the near candidates best first
+  for (const path of result.context) add(path);
+  for (const supporting of result.supporting) add(supporting.path);
   const near = result.files.filter((f, i) => f.relevance >= minRelevance || (options.minRelevance === undefined && i < MIN_DRAWN_FILES));
   for (const file of near) add(file.path);
   const allLinks = readFileLinks(codeGraph);
-  const drawnNear = near.filter((f) => chosen.has(f.path));
+  const drawnNear = result.files.filter((f) => chosen.has(f.path));
   const gapLinks = readGapLinks(drawnNear);
   for (const gap of gapLinks) add(gap.target);
 
   // excluded candidates next to the context: why they fell out is worth a look
-  const context = new Set(near.filter((f) => f.relevance >= CONTEXT_RELEVANCE).map((f) => f.path));
+  const context = new Set(result.context);
   for (const file of result.files) {
     if (chosen.has(file.path)) continue;
     const tied = [...context].some((c) => allLinks.has(`${c}\0${file.path}`) || allLinks.has(`${file.path}\0${c}`));
     if (tied) add(file.path);
+  }
+  // an excluded file tied to no other drawn file says nothing: it is not drawn
+  const isTied = (path: string) => [...chosen.keys()].some((other) => other !== path && (allLinks.has(`${path}\0${other}`) || allLinks.has(`${other}\0${path}`)));
+  for (const [path, entry] of [...chosen]) {
+    if (entry.file && entry.file.band === "excluded" && !context.has(path) && !isTied(path)) chosen.delete(path);
   }
 
   const files = [...chosen.values()].sort((a, b) => byCodeUnit(a.path, b.path));
@@ -178,7 +188,7 @@ export function readRetrievalSubgraph(
     .filter((l) => !(l.viaBarrels.length > 0 && l.viaBarrels.every((b) => chosen.has(b))))
     .sort((a, b) => byCodeUnit(a.source, b.source) || byCodeUnit(a.target, b.target));
   const gaps = gapLinks.filter((g) => chosen.has(g.source) && chosen.has(g.target));
-  return { files, links, gaps, omitted: near.length - drawnNear.length };
+  return { files, links, gaps, omitted: near.filter((f) => !chosen.has(f.path) && f.band !== "excluded").length };
 }
 
 /** The colour band of a drawn file ("gap" for a gap target the retrieval never ranked). */

@@ -1,10 +1,11 @@
 /**
  * The human report, shaped like the pattern's own: per cycle the keywords
- * searched, the candidates, the high-relevance files with scores, what was
- * excluded and the gaps; then the final context.
+ * searched, the candidates, the context that cycle decided with scores,
+ * what was excluded and the gaps; then the final context, the files to
+ * read beside it, and the next candidates.
  */
-import { CONTEXT_THRESHOLD, EXCLUDE_BELOW, formatRelevance } from "../retrieve/bands.js";
-import type { RetrievalResult } from "../types.js";
+import { EXCLUDE_BELOW, formatRelevance } from "../retrieve/bands.js";
+import type { RetrievalResult, SupportingFile } from "../types.js";
 import { shortTask } from "./short-task.js";
 
 const MAX_LISTED = 8;
@@ -13,6 +14,12 @@ function list(items: readonly string[], max = MAX_LISTED): string {
   if (items.length === 0) return "none";
   const shown = items.slice(0, max).join(", ");
   return items.length > max ? `${shown} … (+${items.length - max})` : shown;
+}
+
+/** Why a supporting file is read, in words: `src/auth/tokens.ts uses verifyJwt, signJwt`. */
+export function supportingReason(s: SupportingFile): string {
+  const names = s.names.length > 0 ? list(s.names, 6) : "its names";
+  return s.tie === "defines" ? `${list(s.for, 3)} use${s.for.length === 1 ? "s" : ""} ${names}` : `it uses ${names} of ${list(s.for, 3)}`;
 }
 
 /**
@@ -32,28 +39,32 @@ export function renderText(result: RetrievalResult): string {
     if (cycle.lifted && cycle.lifted.length > 0) {
       lines.push(`- Lifted by their ties: ${list(cycle.lifted.map((l) => `${l.path} ${formatRelevance(l.from)} → ${formatRelevance(l.to)} (${l.tie})`), 4)}`);
     }
-    // the cycle's high files are those at the context's threshold, not the high band alone: the line says which
-    lines.push(`- High relevance (≥ ${CONTEXT_THRESHOLD}): ${list(cycle.high.map((h) => `${h.path} (${formatRelevance(h.relevance)})`))}`);
+    lines.push(`- Context: ${list(cycle.context.map((h) => `${h.path} (${formatRelevance(h.relevance)})`))}`);
     if (cycle.excluded.length > 0) lines.push(`- Excluded (< ${EXCLUDE_BELOW}): ${cycle.excluded.length} file${cycle.excluded.length === 1 ? "" : "s"}`);
     if (cycle.addedKeywords.length > 0) lines.push(`- Refined: added ${list(cycle.addedKeywords)}`);
     if (cycle.gaps.length > 0) lines.push(`- Gaps: ${list(cycle.gaps, 4)}`);
     if (cycle.stop) lines.push(`- Stopped: ${cycle.stop}`);
     lines.push("");
   }
-  const context = result.files.filter((f) => f.relevance >= CONTEXT_THRESHOLD);
+  const inContext = new Set(result.context);
+  const context = result.files.filter((f) => inContext.has(f.path));
   lines.push(
-    `Final context: ${context.length} file${context.length === 1 ? "" : "s"}, ${result.stats.contextTokens} tokens, mean relevance ${formatRelevance(result.stats.meanRelevance)}`,
+    `Final context: ${context.length} file${context.length === 1 ? "" : "s"}, ${result.stats.contextTokens} tokens, mean relevance ${formatRelevance(result.stats.meanRelevance)}: ${result.decision}`,
   );
   for (const file of context) {
-    lines.push(`  ${formatRelevance(file.relevance)}  ${file.path}  (${file.tokens} tokens) ${file.reason}`);
+    lines.push(`  ${formatRelevance(file.relevance)} ${file.band.padEnd(6)}  ${file.path}  (${file.tokens} tokens) ${file.reason}`);
     if (file.missingContext.length > 0) lines.push(`        missing: ${file.missingContext.join(", ")}`);
   }
-  const nearby = result.files.filter((f) => f.relevance < CONTEXT_THRESHOLD).slice(0, 5);
+  if (result.supporting.length > 0) {
+    lines.push("Also read (as signatures):");
+    for (const s of result.supporting) lines.push(`  ${s.path}, because ${supportingReason(s)}`);
+  }
+  const nearby = result.files.filter((f) => !inContext.has(f.path)).slice(0, 5);
   if (nearby.length > 0) {
     lines.push("Next candidates:");
-    for (const file of nearby) lines.push(`  ${formatRelevance(file.relevance)}  ${file.path}  ${file.reason}`);
+    for (const file of nearby) lines.push(`  ${formatRelevance(file.relevance)} ${file.band.padEnd(6)}  ${file.path}  ${file.reason}`);
   }
   if (result.files.length === 0) lines.push("  (no file matched the task; try other words or --keywords)");
-  else if (context.length === 0) lines.push(`  (no file is likely enough to hand over: none reached ${CONTEXT_THRESHOLD}; the next candidates are the best guesses)`);
+  else if (context.length === 0) lines.push(`  (nothing handed over: ${result.decision}; the next candidates are the best guesses)`);
   return `${lines.join("\n")}\n`;
 }

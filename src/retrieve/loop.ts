@@ -1,18 +1,22 @@
 /**
- * LOOP: DISPATCH → EVALUATE → REFINE, at most `maxCycles` times (3). It
- * stops early, as the pattern says, once 3 or more files reach 0.7 and no
- * critical gap remains, or when a cycle changes nothing. The result ranks
- * every file ever evaluated by its last relevance, best first.
+ * LOOP: DISPATCH → EVALUATE → decide the context → REFINE, at most
+ * `maxCycles` times (3). After each cycle the context (the files to read,
+ * decide-context.ts) and its supporting files are decided from the
+ * relevances; the loop stops early when another cycle has nothing to
+ * settle: the decision is the one the cycle before made and every file the
+ * context uses has been scored (no critical gap), or the next cycle would
+ * score the same files the same way. The result ranks every file ever
+ * evaluated by its last relevance, best first.
  */
 import type { CycleTrace, RetrievalResult } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
-import { assembleResult, type AssembleInput } from "./assemble-result.js";
-import { CONTEXT_THRESHOLD } from "./bands.js";
+import { assembleResult, byRelevance, chooseContext, type AssembleInput, type ContextChoice } from "./assemble-result.js";
+import { MEDIUM_BAND } from "./bands.js";
 import { dispatch, dispatchAgain } from "./dispatch.js";
-import { evaluate, firstStageProbabilities, type Evaluation, type PreviousCycle } from "./evaluate.js";
+import { evaluate, firstStageProbabilities, missingContextOf, type Evaluation, type PreviousCycle } from "./evaluate.js";
 import type { TaskFeatures } from "./features/extract.js";
 import { loadRanker, shippedModelPath } from "./model/ranker.js";
-import { DEFAULT_MAX_CYCLES, MIN_HIGH_FILES } from "./parameters.js";
+import { DEFAULT_MAX_CYCLES } from "./parameters.js";
 import { extendGlossary, extendThesaurus, parseTask } from "./query.js";
 import { refine } from "./refine.js";
 import type { RetrievalContext } from "./retrieval-context.js";
@@ -41,6 +45,21 @@ async function applyEvaluator(evaluator: Evaluator | undefined, evaluations: Eva
     return { ...e, relevance, probability: relevance, reason: verdict.reason ?? e.reason };
   });
   return adjusted.sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
+}
+
+/** Two decisions hand over the same files (context and supporting, in order). */
+function sameDecision(a: ContextChoice | undefined, b: ContextChoice): boolean {
+  if (!a) return false;
+  const key = (c: ContextChoice) => JSON.stringify([c.paths, c.supporting.map((s) => s.path)]);
+  return key(a) === key(b);
+}
+
+/** Each file's gaps against the decided context: what it uses from files the context lacks (the likely files only, from the medium band, and the context's own). */
+function withGaps(context: RetrievalContext, evaluations: readonly Evaluation[], contextPaths: readonly string[]): Evaluation[] {
+  const inContext = new Set(contextPaths);
+  return evaluations.map((e) =>
+    inContext.has(e.path) || e.relevance >= MEDIUM_BAND ? { ...e, missingContext: missingContextOf(context, e.path, inContext) } : e.missingContext.length > 0 ? { ...e, missingContext: [] } : e,
+  );
 }
 
 /** Files a later cycle raised, with the tie that raised them. */
@@ -77,6 +96,7 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
   let features: TaskFeatures | undefined;
   let expansions: Array<{ path: string; via: string }> = [];
 
+  let choice: ContextChoice | undefined;
   for (let cycle = 1; cycle <= maxCycles; cycle++) {
     const poolBefore = features?.pool.length ?? 0;
     features = features ? dispatchAgain(context, features, expansions) : dispatch(context, task, { parsed, isAllowed, ...(thesaurus ? { thesaurus } : {}) });
@@ -97,13 +117,17 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
       latest.set(evaluation.path, evaluation);
       if (!firstCycle.has(evaluation.path)) firstCycle.set(evaluation.path, cycle);
     }
+    const before = choice;
+    choice = chooseContext(context, [...latest.values()].sort(byRelevance), options, "chances", isAllowed);
+    evaluations = withGaps(context, evaluations, choice.paths);
+    for (const evaluation of evaluations) latest.set(evaluation.path, evaluation);
     const excludedBefore = new Set(excluded);
-    const refinement = refine(context, features, evaluations, excluded, isAllowed);
+    const refinement = refine(context, features, evaluations, excluded, isAllowed, choice.paths);
     for (const path of refinement.excluded) excluded.add(path);
     gaps = refinement.gaps;
-    const high = evaluations.filter((e) => e.relevance >= CONTEXT_THRESHOLD);
-    const before = previous?.relevance ?? new Map<string, number>();
-    const moved = cycle === 1 ? Infinity : Math.max(0, ...evaluations.map((e) => Math.abs(e.relevance - (before.get(e.path) ?? 0))));
+    const relevanceBefore = previous?.relevance ?? new Map<string, number>();
+    const moved = cycle === 1 ? Infinity : Math.max(0, ...evaluations.map((e) => Math.abs(e.relevance - (relevanceBefore.get(e.path) ?? 0))));
+    const relevanceOf = new Map(evaluations.map((e) => [e.path, e.relevance]));
     const trace: CycleTrace = {
       cycle,
       keywords: features.searched.query.keywords.map((k) => k.term),
@@ -111,27 +135,27 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
       patterns: refinement.patterns,
       candidates: evaluations.filter((e) => !excludedBefore.has(e.path)).length,
       expandedFrom: cycle > 1 ? features.pool.slice(poolBefore).map((f) => ({ path: f.path, via: f.via ?? "" })) : [],
-      high: high.map((e) => ({ path: e.path, relevance: e.relevance })),
+      context: choice.paths.map((path) => ({ path, relevance: relevanceOf.get(path) ?? latest.get(path)?.relevance ?? 0 })),
       excluded: refinement.excluded,
       gaps: refinement.gaps,
       ...(cycle === 1 && features.searched.synonyms.length > 0 ? { vocabulary: features.searched.synonyms } : {}),
-      ...(cycle > 1 ? { lifted: liftsOf(evaluations, before) } : {}),
+      ...(cycle > 1 ? { lifted: liftsOf(evaluations, relevanceBefore) } : {}),
     };
     cycles.push(trace);
-    previous = { probability: new Map(evaluations.map((e) => [e.path, e.probability])), relevance: new Map(evaluations.map((e) => [e.path, e.relevance])) };
+    previous = { probability: new Map(evaluations.map((e) => [e.path, e.probability])), relevance: relevanceOf };
     expansions = refinement.expansions;
-    if (high.length >= MIN_HIGH_FILES && refinement.criticalGaps.length === 0) {
-      trace.stop = `${high.length} files at ${CONTEXT_THRESHOLD} or more and no critical gap`;
+    if (cycle > 1 && expansions.length === 0 && moved < SETTLED) {
+      trace.stop = "nothing left to change: no file to add, and another cycle would score the same files the same way";
       stoppedEarly = cycle < maxCycles;
       break;
     }
-    if (cycle > 1 && expansions.length === 0 && moved < SETTLED) {
-      trace.stop = "nothing changed: no file to add and no relevance moved";
+    if (cycle > 1 && sameDecision(before, choice) && refinement.criticalGaps.length === 0) {
+      trace.stop = "the context and its supporting files are the cycle before's, and every file the context uses has been scored: no gap left for another cycle to settle";
       stoppedEarly = cycle < maxCycles;
       break;
     }
     if (cycle === maxCycles) trace.stop = `reached the cycle limit (${maxCycles})`;
   }
 
-  return assembleResult(context, input, [...latest.values()], firstCycle, cycles, gaps, { strategy: "graph", stoppedEarly });
+  return assembleResult(context, input, [...latest.values()], firstCycle, cycles, gaps, { strategy: "graph", stoppedEarly, choice: choice! });
 }

@@ -34,8 +34,33 @@ export const SYNONYM_WEIGHT = 0.8;
 /** At most this many cycles (the pattern's). */
 export const DEFAULT_MAX_CYCLES = 3;
 
-/** The pattern's early stop: this many files in the context and no critical gap. */
-export const MIN_HIGH_FILES = 3;
-
 /** In cycle k ≥ 2, the high files of cycle k − 1 expand toward at most this many neighbours each. */
 export const EXPANSION_PER_FILE = 8;
+
+/**
+ * The context holds at most this many files below 0.7 (decide-context.ts
+ * chooses how many by expected F1; those at 0.7 or more are always in).
+ * The expected-F1 set rarely wants more than four on the validation
+ * (docs/quality.md, "The context as a decision"); the cap keeps a task of
+ * vague words from handing over a long tail.
+ */
+export const CONTEXT_MAX_FILES = 8;
+
+/**
+ * A gap's file is a supporting file when at least this share of the files
+ * that use it are in the context: the context leans on it in particular
+ * (supporting-files.ts). Half: a helper only the context calls is named, a
+ * model or a logger the rest of the codebase uses too is not.
+ */
+export const SUPPORTING_MIN_SHARE = 0.5;
+
+/**
+ * A gap's file is also a supporting file when the ranking gives it at
+ * least this chance: half the low band's edge (0.2), the pattern's "worth a
+ * look" halved, for a file the context uses and so reaches by the graph,
+ * not by the task's words alone.
+ */
+export const SUPPORTING_MIN_CHANCE = 0.1;
+
+/** At most this many supporting files are named. */
+export const MAX_SUPPORTING_FILES = 6;

@@ -10,10 +10,11 @@
  *   while there are none) toward their gaps: the files whose names they
  *   use, then the files they changed with before (with history), then the
  *   files they import and that import them, that the pool lacks;
- * - gaps: what the context's files use from files outside it; a gap is
- *   critical while its file is undecided (not yet evaluated, or between
- *   0.2 and 0.7): another cycle can settle it;
- * - patterns: the folders of the high files.
+ * - gaps: what the context's files (the decided context,
+ *   decide-context.ts) use from files outside it; a gap is critical while
+ *   its file has not been scored (it is not in the pool yet): another
+ *   cycle can settle it;
+ * - patterns: the folders of the context's files.
  * The codebase's own words (synonyms for task words no code names) are
  * learned before the first cycle (features/task-query.ts), so the model is
  * trained on the query it sees.
@@ -33,7 +34,7 @@ export interface Refinement {
   /** The high files' folders (`src/auth/`). */
   patterns: string[];
   gaps: string[];
-  /** Gaps another cycle can settle: their file is new to the pool or undecided. */
+  /** Gaps another cycle can settle: their file has not been scored yet. */
   criticalGaps: string[];
 }
 
@@ -71,7 +72,7 @@ function expansionsFrom(context: RetrievalContext, anchor: string, inPool: Reado
 
 /**
  * @example
- * const next = refine(context, features, evaluations, excluded, (p) => true);
+ * const next = refine(context, features, evaluations, excluded, (p) => true, ["src/auth/tokens.ts"]);
  * next.expansions; // [{ path: "src/lib/jwt.ts", via: "src/auth/tokens.ts" }]
  */
 export function refine(
@@ -80,6 +81,7 @@ export function refine(
   evaluations: readonly Evaluation[],
   excludedBefore: ReadonlySet<string>,
   isAllowed: (path: string) => boolean,
+  contextPaths: readonly string[],
 ): Refinement {
   const relevance = new Map(evaluations.map((e) => [e.path, e.relevance]));
   const high = evaluations.filter((e) => e.relevance >= CONTEXT_THRESHOLD);
@@ -110,16 +112,16 @@ export function refine(
 
   const gaps: string[] = [];
   const criticalGaps: string[] = [];
-  const inContext = new Set(high.map((e) => e.path));
-  for (const file of high) {
-    for (const gap of file.missingContext) {
-      gaps.push(`${file.path} uses ${gap}`);
+  const byPath = new Map(evaluations.map((e) => [e.path, e]));
+  const inContext = new Set(contextPaths);
+  for (const path of contextPaths) {
+    for (const gap of byPath.get(path)?.missingContext ?? []) {
+      gaps.push(`${path} uses ${gap}`);
       const target = /\(([^()]+)\)$/.exec(gap)?.[1];
       if (target === undefined || inContext.has(target)) continue;
-      const known = relevance.get(target);
-      if (known === undefined ? taken.has(target) : known >= EXCLUDE_BELOW) criticalGaps.push(`${file.path} uses ${gap}`);
+      if (!inPool.has(target) && !relevance.has(target) && isAllowed(target)) criticalGaps.push(`${path} uses ${gap}`);
     }
   }
-  const patterns = [...new Set(high.map((e) => e.path.slice(0, e.path.lastIndexOf("/") + 1)).filter((p) => p !== ""))].sort(byCodeUnit);
+  const patterns = [...new Set(contextPaths.map((p) => p.slice(0, p.lastIndexOf("/") + 1)).filter((p) => p !== ""))].sort(byCodeUnit);
   return { excluded, expansions: expansions.sort((a, b) => byCodeUnit(a.path, b.path)), patterns, gaps: [...new Set(gaps)], criticalGaps: [...new Set(criticalGaps)] };
 }

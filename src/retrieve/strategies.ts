@@ -11,7 +11,7 @@
  */
 import type { CycleTrace, RetrievalResult, StrategyName } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
-import { assembleResult, type AssembleInput, type RankedFile } from "./assemble-result.js";
+import { assembleResult, chooseContext, type AssembleInput, type ContextChoice, type RankedFile } from "./assemble-result.js";
 import { CONTEXT_THRESHOLD, LOW_BAND } from "./bands.js";
 import { speaksOfTests } from "./features/extract.js";
 import { searchTask } from "./features/task-query.js";
@@ -47,7 +47,7 @@ function toRanked(scores: Map<string, number>, describe: (path: string) => { rea
   return ranked;
 }
 
-function singleCycle(keywords: string[], ranked: RankedFile[]): CycleTrace {
+function singleCycle(keywords: string[], ranked: RankedFile[], choice: ContextChoice): CycleTrace {
   return {
     cycle: 1,
     keywords,
@@ -55,7 +55,7 @@ function singleCycle(keywords: string[], ranked: RankedFile[]): CycleTrace {
     patterns: [],
     candidates: ranked.length,
     expandedFrom: [],
-    high: ranked.filter((e) => e.relevance >= CONTEXT_THRESHOLD).map((e) => ({ path: e.path, relevance: e.relevance })),
+    context: choice.paths.map((path) => ({ path, relevance: ranked.find((e) => e.path === path)?.relevance ?? 0 })),
     excluded: [],
     gaps: [],
     stop: "single-pass strategy",
@@ -98,5 +98,6 @@ export async function runBaselineStrategy(context: RetrievalContext, input: Asse
     out = toRanked(ranks, (path) => ({ reason: seeds.has(path) ? "pagerank: seed (defines task terms)" : "pagerank: reached over references", terms: [] }));
   }
   const firstCycle = new Map(out.map((e) => [e.path, 1]));
-  return assembleResult(context, input, out, firstCycle, [singleCycle(keywords, out)], [], { strategy, stoppedEarly: false });
+  const choice = chooseContext(context, out, input.options, "threshold", isAllowed);
+  return assembleResult(context, input, out, firstCycle, [singleCycle(keywords, out, choice)], [], { strategy, stoppedEarly: false, choice });
 }
