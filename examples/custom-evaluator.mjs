@@ -40,6 +40,6 @@ async function evaluator({ cycle, candidates, readFile }) {
 }
 
 const result = await retrieve(task, { root, evaluator });
-const context = result.files.filter((f) => f.relevance >= 0.7);
+const context = result.files.filter((f) => result.context.includes(f.path));
 const best = result.files.slice(0, 5).map(({ path, relevance }) => ({ path, relevance }));
 console.log(JSON.stringify({ task, context: context.map(({ path, relevance, reason }) => ({ path, relevance, reason })), best }, null, 2));

@@ -188,7 +188,7 @@ export function readRetrievalSubgraph(
     .filter((l) => !(l.viaBarrels.length > 0 && l.viaBarrels.every((b) => chosen.has(b))))
     .sort((a, b) => byCodeUnit(a.source, b.source) || byCodeUnit(a.target, b.target));
   const gaps = gapLinks.filter((g) => chosen.has(g.source) && chosen.has(g.target));
-  return { files, links, gaps, omitted: near.filter((f) => !chosen.has(f.path) && f.band !== "excluded").length };
+  return { files, links, gaps, omitted: near.filter((f) => !chosen.has(f.path)).length };
 }
 
 /** The colour band of a drawn file ("gap" for a gap target the retrieval never ranked). */

@@ -19,7 +19,9 @@
  *   band (0.2), the pattern's "excluded"; the decision then says so.
  * - It holds at most `maxFiles` files (besides those at 0.7 or more) and
  *   `budgetTokens` tokens: a file that does not fit is passed over and a
- *   smaller one after it may still be taken.
+ *   smaller one after it may still be taken. The best file is never passed
+ *   over for its size: a file larger than the whole budget is still the one
+ *   to read first (a context pack shows it reduced), and the reason says so.
  */
 import { CONTEXT_THRESHOLD, formatRelevance, LOW_BAND } from "./bands.js";
 
@@ -141,16 +143,13 @@ export function decideContext(ranked: readonly ContextCandidate[], limits: Conte
   for (const file of ranked) {
     const sure = file.chance >= CONTEXT_THRESHOLD;
     if (!sure && below >= limits.maxFiles) break;
-    if (used + file.tokens > limits.budgetTokens) {
+    if (used + file.tokens > limits.budgetTokens && eligible.length > 0) {
       if (sure) overBudget.push(file.path);
       continue;
     }
     used += file.tokens;
     eligible.push(file);
     if (!sure) below++;
-  }
-  if (eligible.length === 0) {
-    return { paths: [], expectedF1: 0, overBudget, reason: `no plausible file fits the ${limits.budgetTokens}-token budget` };
   }
   // the chances in the order of the choice: the eligible first, then every other file (needed or not, it counts in F1's |G|)
   const taken = new Set(eligible.map((f) => f.path));
@@ -161,6 +160,7 @@ export function decideContext(ranked: readonly ContextCandidate[], limits: Conte
   for (let k = size + 1; k <= eligible.length; k++) if (expected[k - 1]! > expected[size - 1]! + 1e-12) size = k;
   const paths = eligible.slice(0, size).map((f) => f.path);
   const expectedF1 = expected[size - 1]!;
+  const oversized = eligible[0]!.tokens > limits.budgetTokens ? `; ${eligible[0]!.path} alone is over the ${limits.budgetTokens}-token budget` : "";
   const sureText = sureCount > 0 ? `${plural(sureCount, "file")} at ${CONTEXT_THRESHOLD} or more` : "";
   const addedCount = size - sureCount;
   const addedText = addedCount > 0 ? `${sureCount > 0 ? " and " : ""}the best ${sureCount > 0 ? "next " : ""}${plural(addedCount, "file")} by expected F1` : "";
@@ -168,6 +168,6 @@ export function decideContext(ranked: readonly ContextCandidate[], limits: Conte
     paths,
     expectedF1,
     overBudget,
-    reason: `${sureText}${addedText} (expected F1 ${expectedF1.toFixed(2)}${overBudget.length > 0 ? `; ${plural(overBudget.length, "file")} over the ${limits.budgetTokens}-token budget` : ""})`,
+    reason: `${sureText}${addedText} (expected F1 ${expectedF1.toFixed(2)}${oversized}${overBudget.length > 0 ? `; ${plural(overBudget.length, "file")} at ${CONTEXT_THRESHOLD} or more over the ${limits.budgetTokens}-token budget` : ""})`,
   };
 }

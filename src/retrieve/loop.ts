@@ -5,18 +5,19 @@
  * relevances; the loop stops early when another cycle has nothing to
  * settle: the decision is the one the cycle before made and every file the
  * context uses has been scored (no critical gap), or the next cycle would
- * score the same files the same way. The result ranks every file ever
+ * score the same files the same way, or (the pattern's own stop) 3 or more
+ * context files are at 0.7 or more with no critical gap. The result ranks every file ever
  * evaluated by its last relevance, best first.
  */
 import type { CycleTrace, RetrievalResult } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { assembleResult, byRelevance, chooseContext, type AssembleInput, type ContextChoice } from "./assemble-result.js";
-import { MEDIUM_BAND } from "./bands.js";
+import { CONTEXT_THRESHOLD, MEDIUM_BAND } from "./bands.js";
 import { dispatch, dispatchAgain } from "./dispatch.js";
 import { evaluate, firstStageProbabilities, missingContextOf, type Evaluation, type PreviousCycle } from "./evaluate.js";
 import type { TaskFeatures } from "./features/extract.js";
 import { loadRanker, shippedModelPath } from "./model/ranker.js";
-import { DEFAULT_MAX_CYCLES } from "./parameters.js";
+import { DEFAULT_MAX_CYCLES, MIN_SURE_FILES } from "./parameters.js";
 import { extendGlossary, extendThesaurus, parseTask } from "./query.js";
 import { refine } from "./refine.js";
 import type { RetrievalContext } from "./retrieval-context.js";
@@ -47,10 +48,10 @@ async function applyEvaluator(evaluator: Evaluator | undefined, evaluations: Eva
   return adjusted.sort((a, b) => b.relevance - a.relevance || b.score - a.score || byCodeUnit(a.path, b.path));
 }
 
-/** Two decisions hand over the same files (context and supporting, in order). */
+/** Two decisions hand over the same files (the context's and the supporting files, whatever their order among equal chances). */
 function sameDecision(a: ContextChoice | undefined, b: ContextChoice): boolean {
   if (!a) return false;
-  const key = (c: ContextChoice) => JSON.stringify([c.paths, c.supporting.map((s) => s.path)]);
+  const key = (c: ContextChoice) => JSON.stringify([[...c.paths].sort(), c.supporting.map((s) => s.path).sort()]);
   return key(a) === key(b);
 }
 
@@ -144,6 +145,12 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
     cycles.push(trace);
     previous = { probability: new Map(evaluations.map((e) => [e.path, e.probability])), relevance: relevanceOf };
     expansions = refinement.expansions;
+    const sure = choice.paths.filter((path) => (relevanceOf.get(path) ?? 0) >= CONTEXT_THRESHOLD).length;
+    if (sure >= MIN_SURE_FILES && refinement.criticalGaps.length === 0) {
+      trace.stop = `${sure} context files at ${CONTEXT_THRESHOLD} or more and no critical gap (the pattern's stop)`;
+      stoppedEarly = cycle < maxCycles;
+      break;
+    }
     if (cycle > 1 && expansions.length === 0 && moved < SETTLED) {
       trace.stop = "nothing left to change: no file to add, and another cycle would score the same files the same way";
       stoppedEarly = cycle < maxCycles;

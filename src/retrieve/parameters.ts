@@ -34,6 +34,9 @@ export const SYNONYM_WEIGHT = 0.8;
 /** At most this many cycles (the pattern's). */
 export const DEFAULT_MAX_CYCLES = 3;
 
+/** The pattern's early stop: this many context files at 0.7 or more, and no critical gap. */
+export const MIN_SURE_FILES = 3;
+
 /** In cycle k ≥ 2, the high files of cycle k − 1 expand toward at most this many neighbours each. */
 export const EXPANSION_PER_FILE = 8;
 
@@ -63,4 +66,4 @@ export const SUPPORTING_MIN_SHARE = 0.5;
 export const SUPPORTING_MIN_CHANCE = 0.1;
 
 /** At most this many supporting files are named. */
-export const MAX_SUPPORTING_FILES = 6;
+export const MAX_SUPPORTING_FILES = 4;

@@ -65,7 +65,7 @@ describe("--dot FILE and --svg FILE", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("## Context retrieval: Add rate limiting");
     expect(readFileSync(dotFile, "utf8")).toBe((await cli(TASK, ...GATEWAY, "--format", "dot")).stdout);
-    expect(readFileSync(svgFile, "utf8")).toContain("thick border: in the context");
+    expect(readFileSync(svgFile, "utf8")).toContain("thick border: the context (the files to read)");
     expect(run.stderr).toContain(`graph-retrieve: wrote ${dotFile}\n`);
     expect(run.stderr).toContain(`graph-retrieve: wrote ${svgFile}\n`);
   });

@@ -124,7 +124,10 @@ export function expectOrderly(run: Run, forbidden: readonly string[] = []): void
 
 /** A retrieval result's invariants: relevance in [0, 1], root-relative POSIX paths of known files, sorted best first. */
 export function expectValidRetrieval(result: RetrievalResult, knownFiles?: ReadonlySet<string>): void {
-  expect(result.schemaVersion).toBe(1);
+  expect(result.schemaVersion).toBe(2);
+  const ranked = new Set(result.files.map((f) => f.path));
+  for (const path of result.context) expect(ranked.has(path)).toBe(true);
+  for (const supporting of result.supporting) expectRootRelative(supporting.path);
   let previous = Number.POSITIVE_INFINITY;
   for (const file of result.files) {
     expect(file.relevance).toBeGreaterThanOrEqual(0);

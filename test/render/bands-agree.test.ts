@@ -19,22 +19,27 @@ function withRelevance(result: RetrievalResult, index: number, relevance: number
 describe("numbers that agree", () => {
   it("0.699 is printed 0.69 under Next candidates, never 0.70", async () => {
     const { result, codeGraph } = await fixtureRetrieval("auth-service");
-    const next = result.files.findIndex((f) => f.relevance < CONTEXT_THRESHOLD);
+    const next = result.files.findIndex((f) => f.relevance < CONTEXT_THRESHOLD && !result.context.includes(f.path));
     expect(next).toBeGreaterThanOrEqual(0);
     const moved = withRelevance(result, next, 0.699);
     const path = moved.files[next]!.path;
     const text = renderText(moved);
     const nextSection = text.slice(text.indexOf("Next candidates:"));
-    expect(nextSection).toContain(`  0.69  ${path}  `);
+    expect(nextSection).toContain(`  0.69 medium  ${path}  `);
     expect(text).not.toContain(`0.70  ${path}`);
-    expect(renderExplanation(moved, codeGraph, path)).toContain("relevance 0.699, medium band [0.5, 0.8), not in the context (< 0.7)");
+    expect(renderExplanation(moved, codeGraph, path)).toContain("relevance 0.699, medium band [0.5, 0.8), not in the context");
     // the box shows the file's name (its folder is the cluster's label)
     expect(renderDot(moved, codeGraph)).toContain(`${path.slice(path.lastIndexOf("/") + 1)}\\n0.69 medium`);
   });
 
-  it("the text names the threshold of its 'High relevance' files, which are the context's (≥ 0.7), not the high band's (≥ 0.8)", async () => {
+  it("one word for one thing: each cycle says the context it decided, and the report the final context and why", async () => {
     const { result } = await fixtureRetrieval("auth-service");
-    expect(renderText(result)).toMatch(/^- High relevance \(≥ 0\.7\): /m);
+    const text = renderText(result);
+    expect(text).not.toMatch(/High relevance/);
+    for (const cycle of result.cycles) expect(cycle.context.length).toBeGreaterThan(0);
+    expect(text.match(/^- Context: /gm)).toHaveLength(result.cycles.length);
+    expect(text).toContain(`Final context: ${result.context.length} file${result.context.length === 1 ? "" : "s"}, `);
+    expect(text).toContain(`: ${result.decision}\n`);
   });
 
   it("cuts, never rounds, and keeps exact values exact", () => {

@@ -16,6 +16,7 @@ import { bigFileRetrieval, fixtureRetrieval, removeGeneratedRoots, TASKS, type R
 afterAll(removeGeneratedRoots);
 
 interface PackSection {
+  /** The file's rank among the ranked files (0: a supporting file, headed "Also read"). */
   rank: number;
   path: string;
   status: string;
@@ -29,14 +30,14 @@ function readSections(pack: string): PackSection[] {
   let current: PackSection | undefined;
   let fence: string | undefined;
   for (const line of pack.split("\n")) {
-    const heading = /^## (\d+)\. (.+)$/.exec(line);
+    const heading = /^## (?:(\d+)\.|Also read:) (.+)$/.exec(line);
     if (heading && fence === undefined) {
-      current = { rank: Number(heading[1]), path: heading[2]!, status: "", code: new Map() };
+      current = { rank: Number(heading[1] ?? 0), path: heading[2]!, status: "", code: new Map() };
       sections.push(current);
       continue;
     }
     if (!current) continue;
-    if (current.status === "" && / · entered in cycle \d+ · /.test(line)) current.status = line;
+    if (current.status === "" && / · (entered in cycle \d+|read beside the context) · /.test(line)) current.status = line;
     const fenceMatch = /^(`{3,})(\w*)$/.exec(line);
     if (fenceMatch && (fence === undefined ? fenceMatch[2] !== "" : fenceMatch[1] === fence)) {
       fence = fence === undefined ? fenceMatch[1] : undefined;
@@ -66,26 +67,49 @@ async function pack(retrieval: Retrieval, budgetTokens?: number): Promise<string
 }
 
 describe("renderContextPack on the pattern fixtures", () => {
-  it("auth-service at the default budget: header, then every picked file whole, best first, with line numbers", async () => {
+  it("auth-service at the default budget: header, the context's files whole best first, its supporting files as signatures, then the next candidates by name", async () => {
     const retrieval = await fixtureRetrieval("auth-service");
+    const { result } = retrieval;
     const text = await pack(retrieval);
     expect(tokensOf(text)).toBeLessThanOrEqual(20_000);
     expect(text.startsWith(`# Context pack: ${TASKS["auth-service"]}\n`)).toBe(true);
     expect(text).toContain("Budget: 20000 tokens, counted with the o200k_base (gpt-tokenizer) tokenizer");
-    expect(text).toMatch(/^- Cycle 1: searched "authentic", "token", "expir", "src", "auth"; \d+ candidates/m);
+    const n = result.context.length;
+    expect(text).toContain(`The context, ${n} file${n === 1 ? "" : "s"} best first (${result.decision}), as code`);
+    expect(text).toMatch(/^- Cycle 1: searched "authentic", "token", "expir", "src", "auth"; \d+ candidates; context: /m);
     expect(text).toMatch(/^- Cycle 2: \d+ candidates/m);
-    const picked = retrieval.result.files.filter((f, i) => i === 0 || f.relevance >= 0.2);
+    expect(result.context.length).toBeGreaterThan(0);
+    expect(result.supporting.length).toBeGreaterThan(0);
     const sections = readSections(text);
-    expect(sections.map((s) => s.path)).toEqual(picked.map((f) => f.path));
-    for (const [i, section] of sections.entries()) {
-      const file = picked[i]!;
-      expect(section.status).toContain(`${formatRelevance(file.relevance)} ${file.band}`);
+    expect(sections.map((s) => s.path)).toEqual([...result.context, ...result.supporting.map((s) => s.path)]);
+    for (const [i, path] of result.context.entries()) {
+      const section = sections[i]!;
+      const file = result.files.find((f) => f.path === path)!;
+      expect(section.status).toContain(`${formatRelevance(file.relevance)} ${file.band} · in the context`);
       expect(section.status).toMatch(/ · whole \(\d+ lines\)$/);
       expect(text).toContain(`Why: ${file.reason}`);
       const lines = await fileLines(retrieval, file.path);
       expect([...section.code.keys()]).toEqual(lines.map((_l, n) => n + 1));
       expect([...section.code.values()]).toEqual(lines);
     }
+    for (const [i, supporting] of result.supporting.entries()) {
+      const section = sections[result.context.length + i]!;
+      expect(section.status).toMatch(/read beside the context · signatures/);
+      // the signature line of each name used, and nothing but signature lines
+      const definitions = retrieval.codeGraph.files.get(supporting.path)!.definitions;
+      const shown = new Set(section.code.keys());
+      for (const name of supporting.names) {
+        const d = definitions.find((d) => d.name === name);
+        if (d && supporting.tie === "defines") expect(shown.has(d.startLine), `${supporting.path} ${name}`).toBe(true);
+      }
+      const starts = new Set(definitions.map((d) => d.startLine));
+      for (const n of shown) expect(starts.has(n)).toBe(true);
+    }
+    // the next candidates, one line each
+    const next = result.files.filter((f, i) => !result.context.includes(f.path) && !result.supporting.some((s) => s.path === f.path) && (i < 5 || f.relevance >= 0.2));
+    expect(next.length).toBeGreaterThan(0);
+    expect(text).toContain("## Next candidates, by name only");
+    for (const file of next) expect(text).toMatch(new RegExp(`^- \\d+\\. ${file.path.replace(/[.]/g, "\\.")} · ${formatRelevance(file.relevance)} ${file.band} · .+$`, "m"));
     expect(text).not.toContain("Left out for the budget");
   });
 
@@ -116,7 +140,7 @@ describe("renderContextPack on the pattern fixtures", () => {
     for (const budget of [1000, 600, 300]) {
       const text = await pack(retrieval, budget);
       expect(tokensOf(text)).toBeLessThanOrEqual(budget);
-      forms.push(readSections(text)[0]!.status.split(" · ")[2]!.split(/[ :(]/)[0]);
+      forms.push(readSections(text)[0]!.status.split(" · ")[3]!.split(/[ :(]/)[0]);
     }
     expect(forms).toEqual(["signatures", "names", "names"]);
     await expect(pack(retrieval, 20)).rejects.toThrow(UsageError);
@@ -142,7 +166,8 @@ describe("renderContextPack on the pattern fixtures", () => {
           expect(sections[0]?.path).toBe(top.path);
           expect(sections[0]!.status).toMatch(/ · (whole|reduced|signatures only)\b/);
           // best first, each file once, and every shown line exactly the file's line
-          expect(sections.map((s) => s.rank)).toEqual([...sections.map((s) => s.rank)].sort((a, b) => a - b));
+          const ranks = sections.filter((s) => s.rank > 0).map((s) => s.rank);
+          expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
           for (const section of sections) {
             const lines = texts.get(`${retrieval.name}:${section.path}`)!;
             for (const [n, shown] of section.code) expect(shown).toBe(lines[n - 1]);
@@ -179,13 +204,16 @@ describe("renderContextPack on a made-up result", () => {
     "src/c.ts": "/** Has a fence inside. */\nexport const doc = `\n```ts\nx\n```\n`;\n",
   };
   const result: RetrievalResult = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     task: "Fix the token",
     root: ".",
     files: [ranked("src/a.ts", 0.9), ranked("src/big.ts", 0.8), ranked("src/c.ts", 0.75)],
+    context: ["src/a.ts", "src/big.ts", "src/c.ts"],
+    supporting: [],
+    decision: "3 files at 0.7 or more",
     cycles: [],
     gaps: [],
-    stats: { strategy: "graph", files: 3, candidates: 3, cycles: 1, stoppedEarly: false, contextFiles: 3, contextTokens: 0, totalTokens: 0, meanRelevance: 0.8, budgetTokens: 20000 },
+    stats: { strategy: "graph", files: 3, candidates: 3, cycles: 1, stoppedEarly: false, contextFiles: 3, contextTokens: 0, supportingFiles: 0, totalTokens: 0, meanRelevance: 0.8, budgetTokens: 20000 },
     diagnostics: [],
   };
   const codeGraph = { files: new Map(Object.keys(texts).map((p) => [p, parsed(p, [])])) } as unknown as CodeGraph;
@@ -195,7 +223,7 @@ describe("renderContextPack on a made-up result", () => {
     const text = await renderContextPack(result, { codeGraph, readFile, budgetTokens: 2000 });
     expect(tokensOf(text)).toBeLessThanOrEqual(2000);
     const sections = readSections(text);
-    expect(sections.map((s) => [s.path, s.status.split(" · ")[2]])).toEqual([
+    expect(sections.map((s) => [s.path, s.status.split(" · ")[3]])).toEqual([
       ["src/a.ts", "whole (1 lines)"],
       ["src/big.ts", "names only (2000 lines)"],
       ["src/c.ts", "whole (6 lines)"],
@@ -207,7 +235,7 @@ describe("renderContextPack on a made-up result", () => {
 
   it("a file that cannot be read is named, not fatal", async () => {
     const text = await renderContextPack(
-      { ...result, files: [...result.files, ranked("src/gone.ts", 0.7)] },
+      { ...result, files: [...result.files, ranked("src/gone.ts", 0.7)], context: [...result.context, "src/gone.ts"] },
       { codeGraph, readFile, budgetTokens: 20000 },
     );
     expect(text).toContain("## 4. src/gone.ts");
@@ -263,35 +291,29 @@ describe("renderContextPack counts tokens with o200k_base, not characters / 4", 
     }
   });
 
-  it("codeFrom lists the files below it by name with a one-line reason, and shows the others' code", async () => {
+  it("an empty context hands over no code: the header says why, and the best candidates are listed by name", async () => {
     const retrieval = await fixtureRetrieval("api-gateway");
-    const pack = await buildContextPack(retrieval.result, { codeGraph: retrieval.codeGraph, readFile: retrieval.readFile, codeFrom: 0.5 });
-    const [top, ...rest] = pack.files;
-    expect(top?.path).toBe(retrieval.result.files[0]?.path);
-    expect(top?.form).not.toBe("listed");
-    const low = retrieval.result.files.slice(1).filter((f) => f.relevance >= 0.2 && f.relevance < 0.5);
-    expect(low.length).toBeGreaterThan(0);
-    for (const file of rest) expect(file.form === "listed", file.path).toBe(file.relevance < 0.5);
-    expect(rest.filter((f) => f.form === "listed").map((f) => f.path)).toEqual(low.map((f) => f.path));
-    const sections = readSections(pack.text).map((s) => s.path);
-    for (const file of low) {
-      expect(sections).not.toContain(file.path);
-      expect(pack.text).toMatch(new RegExp(`^- \\d+\\. ${file.path.replace(/[.]/g, "\\.")} · ${formatRelevance(file.relevance)} low · .+$`, "m"));
-    }
-    expect(pack.text).toContain("## Nearby, by name only (relevance < 0.5)");
+    const empty: RetrievalResult = { ...retrieval.result, context: [], supporting: [], decision: "no file is plausible: the best, x.ts, is at 0.10, below the low band (0.2)" };
+    const built = await buildContextPack(empty, { codeGraph: retrieval.codeGraph, readFile: retrieval.readFile });
+    expect(readSections(built.text)).toEqual([]);
+    expect(built.text).toContain(`Nothing handed over: ${empty.decision}.`);
+    const five = retrieval.result.files.slice(0, 5).map((f) => f.path);
+    expect(built.files.map((f) => f.form)).toEqual(built.files.map(() => "listed"));
+    expect(built.files.map((f) => f.path).slice(0, 5)).toEqual(five);
+    for (const file of built.files.slice(5)) expect(file.relevance).toBeGreaterThanOrEqual(0.2);
   });
 
-  it("minFiles packs the best files whatever their relevance, and none past them below minRelevance", async () => {
+  it("minFiles lists the best files whatever their relevance, and none past them below minRelevance", async () => {
     const retrieval = await fixtureRetrieval("api-gateway");
-    const options = { codeGraph: retrieval.codeGraph, readFile: retrieval.readFile, codeFrom: 0.5 };
-    const plain = await buildContextPack(retrieval.result, options);
-    const five = await buildContextPack(retrieval.result, { ...options, minFiles: 5 });
-    const best = retrieval.result.files.slice(0, 5).map((f) => f.path);
-    // the fixture ranks files below 0.2 among its best five: the default leaves them out
-    expect(retrieval.result.files.slice(0, 5).some((f) => f.relevance < 0.2)).toBe(true);
-    expect(plain.files.map((f) => f.path)).not.toEqual(expect.arrayContaining(best));
-    expect(five.files.map((f) => f.path).slice(0, 5)).toEqual(best);
-    for (const file of five.files.slice(5)) expect(file.relevance).toBeGreaterThanOrEqual(0.2);
-    for (const file of five.files.slice(1)) if (file.relevance < 0.2) expect(five.text).toMatch(new RegExp(`^- \\d+\\. ${file.path.replace(/[.]/g, "\\.")} · ${formatRelevance(file.relevance)} excluded · .+$`, "m"));
+    const options = { codeGraph: retrieval.codeGraph, readFile: retrieval.readFile };
+    const none = await buildContextPack(retrieval.result, { ...options, minFiles: 0 });
+    const eight = await buildContextPack(retrieval.result, { ...options, minFiles: 8 });
+    const shown = new Set([...retrieval.result.context, ...retrieval.result.supporting.map((s) => s.path)]);
+    const rest = retrieval.result.files.filter((f) => !shown.has(f.path));
+    const listed = (p: typeof none) => p.files.filter((f) => f.form === "listed").map((f) => f.path);
+    expect(listed(none)).toEqual(rest.filter((f) => f.relevance >= 0.2).map((f) => f.path));
+    const ranks = new Map(retrieval.result.files.map((f, i) => [f.path, i + 1]));
+    expect(listed(eight)).toEqual(rest.filter((f) => ranks.get(f.path)! <= 8 || f.relevance >= 0.2).map((f) => f.path));
+    expect(listed(eight).length).toBeGreaterThan(listed(none).length);
   });
 });

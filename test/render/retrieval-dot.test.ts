@@ -27,15 +27,17 @@ describe.each(FIXTURES)("renderDot on %s", (name) => {
     expect(dot.endsWith("}\n")).toBe(true);
     expect(dot).not.toContain("\r");
     expect(unquotedIds(dot)).toEqual([]);
-    for (const file of result.files.filter((f) => f.relevance >= 0.2)) {
-      // the file's name (its folder is the cluster's label), relevance, band, cycle
+    const supporting = new Set(result.supporting.map((s) => s.path));
+    for (const file of result.files.filter((f) => f.relevance >= 0.2 || result.context.includes(f.path))) {
+      // the file's name (its folder is the cluster's label), relevance, band, what it is to the answer, cycle
       const name = file.path.slice(file.path.lastIndexOf("/") + 1);
-      expect(dot).toContain(`  ${JSON.stringify(file.path)} [label="${name}\\n${formatRelevance(file.relevance)} ${file.band} · c${file.cycle}", fillcolor="${BAND_COLOURS[file.band]}"`);
+      const role = result.context.includes(file.path) ? " · context" : supporting.has(file.path) ? " · read beside" : "";
+      expect(dot).toContain(`  ${JSON.stringify(file.path)} [label="${name}\\n${formatRelevance(file.relevance)} ${file.band}${role} · c${file.cycle}", fillcolor="${BAND_COLOURS[file.band]}"`);
     }
-    // context files have a thick border
-    for (const file of result.files.filter((f) => f.relevance >= 0.7)) {
-      expect(dot).toMatch(new RegExp(`"${file.path.replace(/[.]/g, "\\.")}" \\[[^\\n]*penwidth=2`));
-    }
+    // context files have a thick border, supporting files a dashed one
+    expect(result.context.length).toBeGreaterThan(0);
+    for (const path of result.context) expect(dot).toMatch(new RegExp(`"${path.replace(/[.]/g, "\\.")}" \\[[^\\n]*penwidth=2.5`));
+    for (const path of supporting) expect(dot).toMatch(new RegExp(`"${path.replace(/[.]/g, "\\.")}" \\[[^\\n]*style="rounded,filled,dashed"`));
   });
 
   it("renders with the built-in WASM Graphviz: every drawn file a node with its band's fill, and the legend", async () => {
@@ -69,10 +71,10 @@ describe.each(FIXTURES)("renderDot on %s", (name) => {
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     const nodes = svgNodes(run.svg);
-    for (const file of result.files.filter((f) => f.relevance >= 0.7)) {
+    for (const file of result.files.filter((f) => result.context.includes(f.path))) {
       expect(nodes.get(file.path), file.path).toContain(`fill="${BAND_COLOURS[file.band]}"`);
     }
-    expect(run.svg).toContain("thick border: in the context");
+    expect(run.svg).toContain("thick border: the context (the files to read)");
   });
 });
 
@@ -133,9 +135,13 @@ describe("renderDot: what the picture says", () => {
     const { result, codeGraph } = await fixtureRetrieval("auth-service");
     const sub = readRetrievalSubgraph(result, codeGraph, { maxFiles: 3 });
     expect(sub.files).toHaveLength(3);
-    expect(sub.files.map((f) => f.path).sort()).toEqual(result.files.slice(0, 3).map((f) => f.path).sort());
-    // drawn at most: the files from 0.2 on, and the best eight whatever their relevance
-    expect(sub.omitted).toBe(result.files.filter((f, i) => f.relevance >= 0.2 || i < 8).length - 3);
+    // the context first, then its supporting files, then the best candidates
+    const order = [...new Set([...result.context, ...result.supporting.map((s) => s.path), ...result.files.map((f) => f.path)])];
+    expect(sub.files.map((f) => f.path).sort()).toEqual(order.slice(0, 3).sort());
+    // near candidates not drawn: those from 0.2 on or among the best eight, not excluded
+    const drawn = new Set(sub.files.map((f) => f.path));
+    expect(sub.omitted).toBe(result.files.filter((f, i) => (f.relevance >= 0.2 || i < 8) && !drawn.has(f.path)).length);
+    expect(sub.omitted).toBeGreaterThan(0);
     expect(renderDot(result, codeGraph, { maxFiles: 3 })).toContain(`· ${sub.omitted} near candidates not drawn`);
   });
 

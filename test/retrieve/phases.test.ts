@@ -83,7 +83,7 @@ describe("EVALUATE", () => {
 describe("REFINE", () => {
   const features = () => dispatch(auth, "Fix the authentication token expiry bug", ALL);
 
-  it("excludes files below 0.2 unless tied to a likely file, and expands from the high files toward their gaps", () => {
+  it("excludes files below 0.2 unless tied to a likely file, expands from the high files toward their gaps, and names the context's unscored gaps critical", () => {
     const f = features();
     // a stand-in evaluation: tokens.ts high, config and session-manager.ts next (the best three), everything else low
     const standIn: Record<string, number> = { "src/auth/tokens.ts": 0.9, "src/config/index.ts": 0.3, "src/auth/session-manager.ts": 0.15 };
@@ -98,8 +98,8 @@ describe("REFINE", () => {
       origin: p.origin,
     }));
     const smaller = { ...f, pool: f.pool.filter((p) => p.path !== "src/auth/jwt-utils.ts") };
-    const refinement = refine(auth, smaller, evaluations.filter((e) => e.path !== "src/auth/jwt-utils.ts"), new Set(), () => true);
-    // jwt-utils, which tokens.ts uses, is what the next cycle adds
+    const refinement = refine(auth, smaller, evaluations.filter((e) => e.path !== "src/auth/jwt-utils.ts"), new Set(), () => true, ["src/auth/tokens.ts"]);
+    // jwt-utils, which tokens.ts (the context) uses and no cycle has scored, is what the next cycle adds: a critical gap
     expect(refinement.expansions).toContainEqual({ path: "src/auth/jwt-utils.ts", via: "src/auth/tokens.ts" });
     expect(refinement.criticalGaps.some((g) => g.startsWith("src/auth/tokens.ts uses") && g.includes("jwt-utils"))).toBe(true);
     // a low file tied to tokens.ts stays; an untied one goes
