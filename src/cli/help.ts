@@ -41,8 +41,8 @@ Graph options:
   --format FORMAT       json (default) or dot (Graphviz: | dot -Tsvg > graph.svg)
 
 MCP server (graph-retrieve mcp):
-  tools retrieve_context, explain_file, graph_neighbors; the index is kept
-  warm and refreshed when files change. --root, --include, --also-include,
+  tools retrieve_context, explain_file, graph_neighbors, find_symbol; the
+  index is kept warm and refreshed when files change. --root, --include, --also-include,
   --exclude, --max-cycles, --budget, --strategy and --max-file-bytes apply;
   logs on stderr.
 

@@ -36,9 +36,30 @@ export const OPTIONS = {
   version: { type: "boolean", short: "v" },
 } as const satisfies ParseArgsConfig["options"];
 
+/** The options that take a value, as typed (`--budget`): their value may be a negative number. */
+const VALUE_FLAGS = new Set(Object.entries(OPTIONS).flatMap(([name, o]) => (o.type === "string" ? [`--${name}`] : [])));
+
+/**
+ * `--budget -5` as `--budget=-5`: node's parseArgs takes a value that starts
+ * with a dash for an option and calls the flag ambiguous; joined, the value
+ * reaches the flag's own check, which says what it takes.
+ */
+function joinNegativeValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (VALUE_FLAGS.has(arg) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** argv read against the table (throws node's error on an unknown or malformed option). */
 export function readArgv(argv: string[]) {
-  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  return parseArgs({ args: joinNegativeValues(argv), options: OPTIONS, allowPositionals: true, strict: true });
 }
 
 /** Every long flag of the table, as typed: `--root`, `--format`, … */

@@ -1,5 +1,6 @@
 /**
- * The MCP server: three tools over one warm retriever. Each call first
+ * The MCP server: four tools (retrieve_context, explain_file,
+ * graph_neighbors, find_symbol) over one warm retriever. Each call first
  * refreshes the retriever (see warm-retriever.ts), so an edit on disk is
  * seen by the next call. Tool failures (an unknown path, an invalid config)
  * come back as MCP error results, never as a crash.
@@ -26,8 +27,8 @@ const CACHED_RESULTS = 16;
 export const RETRIEVE_CONTEXT_DESCRIPTION = `Find the files you must read before changing this codebase for a task.
 Call it first, when you start a task (fix a bug, add a feature, refactor) and do not yet know which files matter: it replaces grepping and opening files one by one.
 Pass the task in plain words, as the user stated it (English or Chinese; naming identifiers, paths or error messages helps).
-Returns the files ranked best first, each with a relevance in [0, 1] (0.7 or more = in the context: read those), a one-line reason (matched terms and symbols, import edges) and its missing context (what it depends on that the set lacks).
-format "md" (default) is the context pack: the retrieval's trace, then the code of each file from relevance 0.5 on, with line numbers, best first, reduced to its matching definitions when the budget is tight, then the files from 0.2 to 0.5 (and at least the best five in all) by name with a one-line reason; "json" is the ranking alone, with reasons and missing context, without code; "paths" is only the best files' paths and relevances.
+Returns the context (the files to read, best first, chosen from each file's relevance: the calibrated chance in [0, 1] that the change needs it, so 0.8 is needed about 8 times in 10; empty only when no file is plausible, and then says why), its supporting files (what the context uses or is used by, to read as signatures), and the next candidates, each with a one-line reason (matched terms and symbols, import edges) and its missing context.
+format "md" (default) is the context pack: the retrieval's trace, then the context's code with line numbers, best first, reduced to its matching definitions when the budget is tight, then the signatures of the names each supporting file is read for, then the next candidates (at least the best five in all) by name with a one-line reason; "json" is the ranking alone, with reasons and missing context, without code; "paths" is only the best files' paths and relevances.
 The whole answer (text and structured content) stays within budget tokens (default ${MCP_DEFAULT_BUDGET_TOKENS}, counted with o200k_base); raise budget for more code.
 The index follows the files on disk: edits since the last call are picked up automatically.`;
 

@@ -7,7 +7,7 @@ import type { ServeStdioOptions } from "./serve-stdio.js";
 export type { ServeStdioOptions };
 
 /**
- * Serve the MCP tools (retrieve_context, explain_file, graph_neighbors) over
+ * Serve the MCP tools (retrieve_context, explain_file, graph_neighbors, find_symbol) over
  * stdio until the client closes stdin. The MCP SDK is loaded only when this
  * is called, so the other commands do not pay for it.
  *

@@ -15,6 +15,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { ExplanationDetails } from "../../src/index.js";
+import { HELP } from "../../src/cli/help.js";
 import type { ContextAnswer } from "../../src/mcp/context-answer.js";
 import type { Neighbors } from "../../src/mcp/describe-neighbors.js";
 import type { FileExplanation as BaseExplanation } from "../../src/mcp/explain-file.js";
@@ -103,9 +104,11 @@ afterAll(async () => {
 });
 
 describe("graph-retrieve mcp over stdio", () => {
-  it("lists the three tools, each described for a model, with its arguments", async () => {
+  it("lists the four tools, each described for a model, with its arguments; the CLI's help names each", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(["explain_file", "find_symbol", "graph_neighbors", "retrieve_context"]);
+    const helpTools = /tools ([a-z_, \n]+); the/.exec(HELP)?.[1]?.split(/,\s*/).map((t) => t.trim());
+    expect(helpTools?.sort()).toEqual(tools.map((t) => t.name).sort());
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const tool of tools) {
       expect(tool.description?.length ?? 0).toBeGreaterThan(200);
