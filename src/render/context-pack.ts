@@ -279,7 +279,7 @@ function header(result: RetrievalResult, { budgetTokens, tokenizer, full }: Head
   const n = result.context.length;
   lines.push(
     n > 0
-      ? `The context, ${n} file${n === 1 ? "" : "s"} best first (${result.decision}), as code; ` +
+      ? `The context, ${n} file${n === 1 ? "" : "s"} best first (${result.decision.replace(/ \((.*)\)$/, ", $1")}), as code; ` +
           (result.supporting.length > 0 ? `then ${result.supporting.length} file${result.supporting.length === 1 ? "" : "s"} to read beside it, as the signatures of the names it uses; ` : "") +
           "then the next candidates by name. A file that does not fit whole shows its matched definitions whole and the rest as signatures, then signatures only, then names only."
       : `Nothing handed over: ${result.decision}. The next candidates are listed by name.`,

@@ -59,7 +59,8 @@ export function renderText(result: RetrievalResult): string {
     lines.push("Also read (as signatures):");
     for (const s of result.supporting) lines.push(`  ${s.path}, because ${supportingReason(s)}`);
   }
-  const nearby = result.files.filter((f) => !inContext.has(f.path)).slice(0, 5);
+  const supporting = new Set(result.supporting.map((s) => s.path));
+  const nearby = result.files.filter((f) => !inContext.has(f.path) && !supporting.has(f.path)).slice(0, 5);
   if (nearby.length > 0) {
     lines.push("Next candidates:");
     for (const file of nearby) lines.push(`  ${formatRelevance(file.relevance)} ${file.band.padEnd(6)}  ${file.path}  ${file.reason}`);

@@ -160,14 +160,17 @@ export function decideContext(ranked: readonly ContextCandidate[], limits: Conte
   for (let k = size + 1; k <= eligible.length; k++) if (expected[k - 1]! > expected[size - 1]! + 1e-12) size = k;
   const paths = eligible.slice(0, size).map((f) => f.path);
   const expectedF1 = expected[size - 1]!;
-  const oversized = eligible[0]!.tokens > limits.budgetTokens ? `; ${eligible[0]!.path} alone is over the ${limits.budgetTokens}-token budget` : "";
+  const oversized = eligible[0]!.tokens > limits.budgetTokens ? `${eligible[0]!.path} alone is over the ${limits.budgetTokens}-token budget` : "";
   const sureText = sureCount > 0 ? `${plural(sureCount, "file")} at ${CONTEXT_THRESHOLD} or more` : "";
   const addedCount = size - sureCount;
-  const addedText = addedCount > 0 ? `${sureCount > 0 ? " and " : ""}the best ${sureCount > 0 ? "next " : ""}${plural(addedCount, "file")} by expected F1` : "";
+  const addedText = addedCount > 0 ? `${sureCount > 0 ? " and " : ""}the best ${sureCount > 0 ? "next " : ""}${addedCount} by expected F1` : "";
+  const notes = [`expected F1 ${expectedF1.toFixed(2)}`];
+  if (oversized) notes.push(oversized);
+  if (overBudget.length > 0) notes.push(`${plural(overBudget.length, "file")} at ${CONTEXT_THRESHOLD} or more over the ${limits.budgetTokens}-token budget`);
   return {
     paths,
     expectedF1,
     overBudget,
-    reason: `${sureText}${addedText} (expected F1 ${expectedF1.toFixed(2)}${oversized}${overBudget.length > 0 ? `; ${plural(overBudget.length, "file")} at ${CONTEXT_THRESHOLD} or more over the ${limits.budgetTokens}-token budget` : ""})`,
+    reason: `${sureText}${addedText} (${notes.join("; ")})`,
   };
 }

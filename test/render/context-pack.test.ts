@@ -75,7 +75,7 @@ describe("renderContextPack on the pattern fixtures", () => {
     expect(text.startsWith(`# Context pack: ${TASKS["auth-service"]}\n`)).toBe(true);
     expect(text).toContain("Budget: 20000 tokens, counted with the o200k_base (gpt-tokenizer) tokenizer");
     const n = result.context.length;
-    expect(text).toContain(`The context, ${n} file${n === 1 ? "" : "s"} best first (${result.decision}), as code`);
+    expect(text).toContain(`The context, ${n} file${n === 1 ? "" : "s"} best first (${result.decision.replace(/ \((.*)\)$/, ", $1")}), as code`);
     expect(text).toMatch(/^- Cycle 1: searched "authentic", "token", "expir", "src", "auth"; \d+ candidates; context: /m);
     expect(text).toMatch(/^- Cycle 2: \d+ candidates/m);
     expect(result.context.length).toBeGreaterThan(0);

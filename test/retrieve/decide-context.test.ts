@@ -68,7 +68,7 @@ describe("decideContext", () => {
   it("one at 0.41, one at 0.27, then small ones: both", () => {
     const decision = decideContext(files(0.41, 0.27, 0.06, 0.04, 0.02, 0.01), LIMITS);
     expect(decision.paths).toEqual(["src/f0.ts", "src/f1.ts"]);
-    expect(decision.reason).toMatch(/^the best 2 files by expected F1 \(expected F1 0\.\d\d\)$/);
+    expect(decision.reason).toMatch(/^the best 2 by expected F1 \(expected F1 0\.\d\d\)$/);
     expect(decision.expectedF1).toBeCloseTo(expectedF1OfPrefixes([0.41, 0.27, 0.06, 0.04, 0.02, 0.01], 2)[1]!, 10);
   });
 
