@@ -7,9 +7,10 @@
  * import { retrieve } from "graph-retrieve";
  *
  * const result = await retrieve("Fix the authentication token expiry bug", { root: "./service" });
- * for (const file of result.files.filter((f) => f.relevance >= 0.7)) {
+ * for (const file of result.files.filter((f) => result.context.includes(f.path))) {
  *   console.log(file.path, file.relevance, file.reason);
  * }
+ * result.supporting; // the files to read beside them, with the names used
  *
  * @packageDocumentation
  */

@@ -1,6 +1,6 @@
 /**
  * The retrieval result as JSON: the contract ../shared/bench scores
- * (`files` best first, relevance ≥ 0.7 = in the context). Same input, same
+ * (`files` best first, `context` the files handed over). Same input, same
  * bytes: no timings, no absolute paths.
  */
 import type { RetrievalResult } from "../types.js";

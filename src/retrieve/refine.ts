@@ -6,7 +6,7 @@
  *   three anchor even below 0.7: a calibrated relevance seldom reaches it
  *   for the second file of a change, whose dependencies are the pattern's
  *   cycle-2 candidates;
- * - expansion: along the graph from the high files (≥ 0.7; the best three
+ * - expansion: along the graph from the files at 0.7 or more (the best three
  *   while there are none) toward their gaps: the files whose names they
  *   use, then the files they changed with before (with history), then the
  *   files they import and that import them, that the pool lacks;

@@ -41,7 +41,7 @@ export interface RetrieveOptions {
   root?: string;
   /** At most this many cycles (default 3). */
   maxCycles?: number;
-  /** Token budget of the context (default 20000): files past it drop below 0.7. */
+  /** Token budget of the context (default 20000): a file past it is left out of the context (the best one never is). */
   budgetTokens?: number;
   /** Only files matching one of these root-relative globs (replaces what is read). */
   include?: string[];

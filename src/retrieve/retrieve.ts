@@ -107,7 +107,7 @@ export async function createRetriever(options: RetrieveOptions = {}): Promise<Re
  *
  * @example
  * const result = await retrieve("Fix the authentication token expiry bug", { root: "./service" });
- * result.files.filter((f) => f.relevance >= 0.7); // the context, best first
+ * result.context; // the files to read, best first
  */
 export async function retrieve(task: string, options: RetrieveOptions = {}): Promise<RetrievalResult> {
   const checked = checkTask(task);
