@@ -235,10 +235,11 @@ async function validate(options, harness, cli) {
     if (!fs.existsSync(tasksFile)) return say(`validation: no earlier run in ${path.relative(PROJECT_ROOT, outDir)}`);
     tasks = fs.readFileSync(tasksFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
   } else {
-    const needsModels = options.retrievers.some((r) => r.startsWith("graph"));
-    const missing = options.folds.filter((k) => !fs.existsSync(path.join(models, `fold-${k}.bin`)) || !fs.existsSync(path.join(`${models}${NO_HISTORY_MODELS}`, `fold-${k}.bin`)));
+    // the fold models the asked retrievers read: graph's, and graph-no-history's beside them
+    const modelDirs = [...(options.retrievers.includes("graph") ? [models] : []), ...(options.retrievers.includes("graph-no-history") ? [`${models}${NO_HISTORY_MODELS}`] : [])];
+    const missing = modelDirs.flatMap((dir) => options.folds.filter((k) => !fs.existsSync(path.join(dir, `fold-${k}.bin`))).map((k) => `fold ${k} in ${dir}`));
     if (!options.mirrors) return say("validation: skipped (give --mirrors DIR or set GR_BENCH_MIRRORS: DIR/<owner>+<name>/repo for each repository of train/fetch-list.txt)");
-    if (needsModels && missing.length) return say(`validation: skipped (no model for fold ${missing.join(", ")} in ${models} or ${models}${NO_HISTORY_MODELS}: run npm run train and npm run train -- --also-without-history, or set GR_TRAIN_CACHE)`);
+    if (missing.length) return say(`validation: skipped (no model for ${missing.join(", ")}: run npm run train (graph) and npm run train -- --also-without-history (graph-no-history), or set GR_TRAIN_CACHE)`);
     tasks = writeSample(trainDir, options.sample, tasksFile);
     say(`validation: ${tasks.length} tasks (${options.sample > 0 ? `${options.sample} a repository` : "all"}), folds ${options.folds.join(", ")}, each scored by the model trained without it`);
     const env = { ...process.env, GR_BENCH_CACHE: path.join(outDir, "trees") };
