@@ -51,6 +51,34 @@ const BAND_LABELS: Record<keyof typeof BAND_COLOURS, string> = {
 const GAP_COLOUR = "#d1242f";
 const REEXPORT_COLOUR = "#1f6feb";
 
+/** The widest a title line is drawn, in points at the title's size: a longer task wraps (Graphviz clipped a wider one at the picture's right edge). */
+const TITLE_LINE_PT = 560;
+
+/** A line cut into lines of at most `maxPt` points in DejaVu Sans, at spaces (a run without one, such as Chinese, at any character). */
+function wrapLine(line: string, fontSize: number, maxPt: number): string[] {
+  const lines: string[] = [];
+  let current = "";
+  for (const piece of line.match(/\S+\s*|\s+/g) ?? []) {
+    const next = current + piece;
+    if (textWidthPt(next.trimEnd(), fontSize) <= maxPt) {
+      current = next;
+      continue;
+    }
+    if (current.trim() !== "") lines.push(current.trimEnd());
+    current = "";
+    // a piece wider than a line on its own is cut by characters
+    for (const char of piece) {
+      if (textWidthPt((current + char).trimEnd(), fontSize) > maxPt && current.trim() !== "") {
+        lines.push(current.trimEnd());
+        current = "";
+      }
+      current += char;
+    }
+  }
+  if (current.trim() !== "") lines.push(current.trimEnd());
+  return lines.length > 0 ? lines : [""];
+}
+
 /** Font sizes, points: file boxes, gap targets, the legend, the title. */
 const NODE_FONT = 10;
 const GAP_FONT = 8;
@@ -108,9 +136,18 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
-/** One cell of the legend's table, at least as wide as its text in DejaVu Sans. */
+/**
+ * Graphviz places a line of text from its own estimate of its width, which
+ * is narrower than DejaVu Sans: a line centred in its cell starts left of
+ * where a DejaVu line would and ends past the cell. A legend cell (the
+ * title's lines among them) is this much wider than its line, so that the
+ * line's end stays inside the picture.
+ */
+const TEXT_SLACK = 1.12;
+
+/** One cell of the legend's table: as wide as its text in DejaVu Sans, with {@link TEXT_SLACK}. */
 function legendCell(text: string, attributes: string, fontSize = LEGEND_FONT, colour?: string): string {
-  const width = Math.ceil(textWidthPt(text, fontSize) + 8);
+  const width = Math.ceil(textWidthPt(text, fontSize) * TEXT_SLACK + 8);
   const body = colour ? `<FONT COLOR="${colour}">${escapeHtml(text)}</FONT>` : escapeHtml(text);
   return `<TD${attributes} WIDTH="${width}"><FONT POINT-SIZE="${fontSize}">${body}</FONT></TD>`;
 }
@@ -134,7 +171,10 @@ function titleWithLegend(title: string): string {
   ];
   const span = ` COLSPAN="${bands.length}"`;
   const rows = [
-    ...title.split("\n").map((line, i) => `<TR>${legendCell(line, span, i === 0 ? TITLE_FONT : LEGEND_FONT + 1)}</TR>`),
+    ...title.split("\n").flatMap((line, i) => {
+      const size = i === 0 ? TITLE_FONT : LEGEND_FONT + 1;
+      return wrapLine(line, size, TITLE_LINE_PT).map((part) => `<TR>${legendCell(part, span, size)}</TR>`);
+    }),
     `<TR>${bands.join("")}</TR>`,
     `<TR>${legendCell(borders, span)}</TR>`,
     `<TR><TD${span}><TABLE BORDER="0" CELLSPACING="0" CELLPADDING="1"><TR>${edges.map(([text, colour]) => legendCell(text, "", LEGEND_FONT, colour)).join("")}</TR></TABLE></TD></TR>`,

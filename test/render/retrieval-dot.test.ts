@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { BAND_COLOURS, formatRelevance, createRetriever, readRetrievalSubgraph, renderDot, renderDotAsSvg, renderSvg, type RetrievalResult } from "../../src/index.js";
+import { textWidthPt } from "../../src/render/text-width.js";
 import { fixtureRetrieval, hasDot, renderWithDot, svgNodes, TASKS } from "./helpers.js";
 
 const FIXTURES = Object.keys(TASKS) as Array<keyof typeof TASKS>;
@@ -148,6 +149,25 @@ describe("renderDot: what the picture says", () => {
   it("golden file: the api-gateway retrieval", async () => {
     const { result, codeGraph } = await fixtureRetrieval("api-gateway");
     await expect(renderDot(result, codeGraph)).toMatchFileSnapshot("./__snapshots__/api-gateway-retrieval.dot");
+  });
+
+  it("the title and the legend fit the picture's width, for a long task and a Chinese one", async () => {
+    const { result, codeGraph } = await fixtureRetrieval("api-gateway");
+    const long = `${"Add rate limiting to the API endpoints so that clients sending too many requests get a 429 ".repeat(2)}with a Retry-After header`;
+    for (const task of [long, "为 API 端点添加速率限制，超过限额的客户端收到 429 和 Retry-After 头"]) {
+      const svg = await renderSvg({ ...result, task }, codeGraph);
+      const width = Number(/<svg width="(\d+)pt"/.exec(svg)?.[1]);
+      const shift = Number(/translate\(([\d.]+) /.exec(svg)?.[1] ?? 0);
+      const texts = [...svg.matchAll(/<text[^>]*text-anchor="(start|middle|end)"[^>]*x="(-?[\d.]+)"[^>]*font-size="([\d.]+)"[^>]*>([^<]*)<\/text>/g)];
+      expect(texts.length).toBeGreaterThan(5);
+      for (const [, anchor, x, size, raw] of texts) {
+        const text = raw!.replace(/&#45;/g, "-").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+        const w = textWidthPt(text, Number(size));
+        const left = Number(x) + shift - (anchor === "middle" ? w / 2 : anchor === "end" ? w : 0);
+        expect(left, `"${text}" starts left of the picture`).toBeGreaterThanOrEqual(-1);
+        expect(left + w, `"${text}" ends right of the picture (${width} pt)`).toBeLessThanOrEqual(width + 1);
+      }
+    }
   });
 
   it("renderDotAsSvg reports invalid DOT as an error naming Graphviz's complaint", async () => {
