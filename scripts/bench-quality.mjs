@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Retrieval-quality benchmark, in two parts:
-// 1. the leave-fold-out validation on ../shared/bench/train: each fold's
-//    repositories, each task on its parent commit, scored with the model
-//    trained without that fold (npm run train writes them), beside the bm25
+// 1. the leave-fold-out validation on ../shared/bench/train (commit
+//    messages as tasks) and ../shared/bench/issues (GitHub issues as tasks,
+//    every one of them): each fold's repositories, each task on its parent
+//    commit, scored with the model trained without that fold (npm run train
+//    writes them; it trains on both splits' other folds), beside the bm25
 //    strategy and the reference BM25 (../shared/bench/baselines/bm25.mjs);
 //    rows per language and per number of files changed, and the reliability
 //    of the relevances (see bench-validation.mjs). Needs the training
@@ -16,7 +18,7 @@
 //                         [--keep-build] [--report]
 //                         [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4]
 //                         [--retrievers graph,graph-no-history,bm25,reference]
-//                         [--dev-only] [--validation-only]
+//                         [--splits commits,issues] [--dev-only] [--validation-only]
 //
 // --sample N: tasks per training repository (default 40; 0 = all 6204).
 // --retrievers: the validation's retrievers to run (default all four); the
@@ -72,7 +74,7 @@ function fail(message) {
 function parseArgs(argv) {
   const options = {
     jobs: "1", corpus: [], limit: null, timeoutS: null, strategies: STRATEGIES, progress: false, keepBuild: false, report: false,
-    mirrors: process.env.GR_BENCH_MIRRORS ?? null, sample: 40, folds: [0, 1, 2, 3, 4], dev: true, validation: true, retrievers: RETRIEVERS,
+    mirrors: process.env.GR_BENCH_MIRRORS ?? null, sample: 40, folds: [0, 1, 2, 3, 4], dev: true, validation: true, retrievers: RETRIEVERS, splits: ["commits", "issues"],
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -92,6 +94,7 @@ function parseArgs(argv) {
     else if (arg === "--sample") options.sample = Number(value());
     else if (arg === "--folds") options.folds = value().split(",").map(Number);
     else if (arg === "--retrievers") options.retrievers = value().split(",").filter(Boolean);
+    else if (arg === "--splits") options.splits = value().split(",").filter(Boolean);
     else if (arg === "--dev-only") options.validation = false;
     else if (arg === "--validation-only") options.dev = false;
     else if (arg === "-h" || arg === "--help") usage();
@@ -100,12 +103,13 @@ function parseArgs(argv) {
   for (const s of options.strategies) if (!STRATEGIES.includes(s)) usage(`unknown strategy ${s} (graph, bm25 or pagerank)`);
   for (const r of options.retrievers) if (!RETRIEVERS.includes(r)) usage(`unknown retriever ${r} (${RETRIEVERS.join(", ")})`);
   for (const k of options.folds) if (![0, 1, 2, 3, 4].includes(k)) usage(`unknown fold ${k} (0 to 4)`);
+  for (const split of options.splits) if (!(split in SPLITS)) usage(`unknown split ${split} (commits or issues)`);
   if (!Number.isInteger(options.sample) || options.sample < 0) usage("--sample takes a whole number (0 = every task)");
   return options;
 }
 
 function usage(problem) {
-  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress] [--keep-build] [--report] [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4] [--retrievers graph,graph-no-history,bm25,reference] [--dev-only] [--validation-only]";
+  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress] [--keep-build] [--report] [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4] [--retrievers graph,graph-no-history,bm25,reference] [--splits commits,issues] [--dev-only] [--validation-only]";
   if (problem) {
     process.stderr.write(`bench-quality: ${problem}\n${text}\n`);
     process.exit(2);
@@ -222,13 +226,30 @@ function readSummary(strategy) {
   }
 }
 
-/** Part 1: the leave-fold-out validation on the training repositories (see bench-validation.mjs). */
+/**
+ * The leave-fold-out splits: the commit split (../shared/bench/train, the
+ * ranker's training set, sampled) and the issue split
+ * (../shared/bench/issues, GitHub issues as tasks, every task; its BM25
+ * reference reads TS and JS together, as its README measures it).
+ */
+const SPLITS = {
+  commits: { dir: "train", outDir: "validation", sampled: true, referenceEnv: {} },
+  issues: { dir: "issues", outDir: "validation-issues", sampled: false, referenceEnv: { BASELINE_ALL_CODE: "1" } },
+};
+
+/** Part 1: the leave-fold-out validation on each split (see bench-validation.mjs). */
 async function validate(options, harness, cli) {
-  const trainDir = path.join(harness.dir, "train");
+  for (const split of options.splits) await validateSplit(options, harness, cli, split, SPLITS[split]);
+}
+
+async function validateSplit(options, harness, cli, name, split) {
+  const trainDir = path.join(harness.dir, split.dir);
   const models = path.join(process.env.GR_TRAIN_CACHE ?? path.join(os.tmpdir(), "gr-train-cache"), "models");
-  const outDir = path.join(PROJECT_ROOT, ".bench-cache", "validation");
+  const outDir = path.join(PROJECT_ROOT, ".bench-cache", split.outDir);
   const tasksFile = path.join(outDir, "tasks.jsonl");
-  if (!fs.existsSync(path.join(trainDir, "tasks.jsonl"))) return say(`validation: skipped (no training set at ${trainDir})`);
+  const sample = split.sampled ? options.sample : 0;
+  say(`${name} split (${path.relative(PROJECT_ROOT, trainDir)}):`);
+  if (!fs.existsSync(path.join(trainDir, "tasks.jsonl"))) return say(`validation: skipped (no split at ${trainDir})`);
   const corporaFold = new Map(JSON.parse(fs.readFileSync(path.join(trainDir, "corpora.json"), "utf8")).map((c) => [c.name, c.fold]));
   let tasks;
   if (options.report) {
@@ -238,15 +259,15 @@ async function validate(options, harness, cli) {
     // the fold models the asked retrievers read: graph's, and graph-no-history's beside them
     const modelDirs = [...(options.retrievers.includes("graph") ? [models] : []), ...(options.retrievers.includes("graph-no-history") ? [`${models}${NO_HISTORY_MODELS}`] : [])];
     const missing = modelDirs.flatMap((dir) => options.folds.filter((k) => !fs.existsSync(path.join(dir, `fold-${k}.bin`))).map((k) => `fold ${k} in ${dir}`));
-    if (!options.mirrors) return say("validation: skipped (give --mirrors DIR or set GR_BENCH_MIRRORS: DIR/<owner>+<name>/repo for each repository of train/fetch-list.txt)");
+    if (!options.mirrors) return say(`validation: skipped (give --mirrors DIR or set GR_BENCH_MIRRORS: DIR/<owner>+<name>/repo for each repository of ${split.dir}/fetch-list.txt)`);
     if (missing.length) return say(`validation: skipped (no model for ${missing.join(", ")}: run npm run train (graph) and npm run train -- --also-without-history (graph-no-history), or set GR_TRAIN_CACHE)`);
-    tasks = writeSample(trainDir, options.sample, tasksFile);
-    say(`validation: ${tasks.length} tasks (${options.sample > 0 ? `${options.sample} a repository` : "all"}), folds ${options.folds.join(", ")}, each scored by the model trained without it`);
-    const env = { ...process.env, GR_BENCH_CACHE: path.join(outDir, "trees") };
+    tasks = writeSample(trainDir, sample, tasksFile);
+    say(`validation: ${tasks.length} tasks (${sample > 0 ? `${sample} a repository` : "all"}), folds ${options.folds.join(", ")}, each scored by the model trained without it`);
+    const env = { ...process.env, GR_BENCH_CACHE: path.join(outDir, "trees"), ...split.referenceEnv };
     runValidation({
       harnessRun: harness.run, trainDir, tasksFile, mirrors: options.mirrors, models, cli,
       referenceBm25: path.join(harness.dir, "baselines", "bm25.mjs"), outDir, folds: options.folds, jobs: options.jobs, env, say,
-      retrievers: options.retrievers,
+      retrievers: options.retrievers, label: `${name}: `,
     });
   }
   // the tables read every retriever's results on this sample that are there, this run's and, for the others, an earlier run's
@@ -267,9 +288,10 @@ async function validate(options, harness, cli) {
   if (graph) {
     const { rows, ece } = reliabilityRows(graph);
     say("");
-    say(`reliability of graph's relevance over its ranked files: expected calibration error ${ece.toFixed(3)}`);
+    say(`reliability of graph's relevance over its ranked files (${name}): expected calibration error ${ece.toFixed(3)}`);
     printRows(rows);
   }
+  say("");
 }
 
 /** Part 2: the npm dev split, per strategy. */

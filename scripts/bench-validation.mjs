@@ -40,10 +40,10 @@ export function writeSample(trainDir, sample, file) {
   return chosen;
 }
 
-/** The harness command line of one retriever for one fold. */
+/** The harness command line of one retriever for one fold: the task from its file (an issue can be longer than an argument may be). */
 function retrieverArgs(retriever, { cli, models, fold, referenceBm25 }) {
   if (retriever === "reference") return [process.execPath, referenceBm25, "{root}", "{taskfile}"];
-  const args = [process.execPath, cli, "{task}", "--root", "{root}", "--format", "json", "-q"];
+  const args = [process.execPath, cli, "--task-file", "{taskfile}", "--root", "{root}", "--format", "json", "-q"];
   if (retriever === "bm25") return [...args, "--strategy", "bm25"];
   if (retriever === "graph") return [...args, "--model", path.join(models, `fold-${fold}.bin`)];
   return [...args, "--no-history", "--model", path.join(`${models}${NO_HISTORY_MODELS}`, `fold-${fold}.bin`)];
@@ -52,7 +52,7 @@ function retrieverArgs(retriever, { cli, models, fold, referenceBm25 }) {
 /**
  * Run the harness for every fold and retriever; returns results files by retriever → fold.
  */
-export function runValidation({ harnessRun, trainDir, tasksFile, mirrors, models, cli, referenceBm25, outDir, folds, jobs, env, say, retrievers = RETRIEVERS }) {
+export function runValidation({ harnessRun, trainDir, tasksFile, mirrors, models, cli, referenceBm25, outDir, folds, jobs, env, say, retrievers = RETRIEVERS, label = "" }) {
   const corpora = JSON.parse(fs.readFileSync(path.join(trainDir, "corpora.json"), "utf8"));
   const files = new Map(retrievers.map((r) => [r, new Map()]));
   for (const fold of folds) {
@@ -67,10 +67,10 @@ export function runValidation({ harnessRun, trainDir, tasksFile, mirrors, models
       );
       fs.writeFileSync(out.replace(/\.json$/, ".log"), (run.stdout ?? "") + (run.stderr ?? ""));
       if (run.status !== 0 || !fs.existsSync(out)) {
-        say(`fold ${fold}, ${retriever}: harness failed (exit ${run.status}): ${String(run.stderr).trim().split("\n").pop()}`);
+        say(`${label}fold ${fold}, ${retriever}: harness failed (exit ${run.status}): ${String(run.stderr).trim().split("\n").pop()}`);
         continue;
       }
-      say(`fold ${fold}, ${retriever}: ${((Date.now() - started) / 60000).toFixed(1)} min`);
+      say(`${label}fold ${fold}, ${retriever}: ${((Date.now() - started) / 60000).toFixed(1)} min`);
       files.get(retriever).set(fold, out);
     }
   }

@@ -185,6 +185,8 @@ export interface ParsedFile {
   /** Identifiers used (not defined) in the file, sorted by name. */
   references: ReferenceFact[];
   vocabulary: FileVocabulary;
+  /** Word trigrams of its string literals, hashed and sorted (util/literal-shingles.ts): where a quoted message is found. */
+  literals: number[];
   /** True when the file has syntax errors TypeScript's parser agrees on (facts were then completed with it). */
   hasSyntaxErrors: boolean;
 }

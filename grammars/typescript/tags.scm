@@ -96,6 +96,12 @@
 
 (comment) @term.comment
 (string_fragment) @term.string
+
+; literals, for the messages a task quotes (src/parse/read-literals.ts):
+; each string and template literal, and `+` chains that join them
+(string) @literal.string
+(template_string) @literal.string
+(binary_expression operator: "+") @literal.concat
 (string) @skip
 (template_string (string_fragment) @skip)
 ; an escape in a string lies in its `(string)` span already: capturing it again

@@ -39,7 +39,13 @@
 // the same tasks each run) and validates on every task of the held-out
 // fold: a learning curve, to see what more tasks would buy.
 //
-//   options: --data DIR  --out FILE  --trees N  --depth N  --rate X  --negatives X  --task-share X  --folds 0,1  --no-history  --also-without-history  --no-final  --no-write  --quiet
+// Corpora of the issue split (../shared/bench/issues, --issues DIR) extracted
+// into the same --data folder train beside the commit split, fold k with
+// fold k; each issue task's rows weigh --issue-weight times a commit task's
+// (there are 17 commit tasks to one issue), and the validation is also
+// reported for each kind alone.
+//
+//   options: --data DIR  --out FILE  --trees N  --depth N  --rate X  --negatives X  --task-share X  --folds 0,1  --no-history  --also-without-history  --no-final  --no-write  --quiet  --issues DIR  --issue-weight X
 
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -75,6 +81,8 @@ function parseArgs(argv) {
     write: true,
     quiet: false,
     final: true,
+    issues: path.join(PROJECT_ROOT, "..", "shared", "bench", "issues"),
+    issueWeight: 4,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -101,8 +109,14 @@ function parseArgs(argv) {
     else if (arg === "--no-history") o.history = false;
     else if (arg === "--also-without-history") o.both = true;
     else if (arg === "--quiet") o.quiet = true;
+    else if (arg === "--issues") o.issues = path.resolve(value());
+    else if (arg === "--issue-weight") {
+      const text = value();
+      o.issueWeight = Number(text);
+      if (!(o.issueWeight > 0)) fail(`--issue-weight takes a positive number, not ${text}`);
+    }
     else if (arg === "-h" || arg === "--help") {
-      process.stdout.write("usage: npm run train [-- --data DIR] [--out FILE] [--trees N] [--depth N] [--rate X] [--negatives X] [--task-share X] [--folds 0,1] [--no-history | --also-without-history] [--objective logistic|lambdarank] [--models DIR] [--no-final] [--no-write] [--quiet]\n");
+      process.stdout.write("usage: npm run train [-- --data DIR] [--out FILE] [--trees N] [--depth N] [--rate X] [--negatives X] [--task-share X] [--folds 0,1] [--no-history | --also-without-history] [--objective logistic|lambdarank] [--models DIR] [--no-final] [--no-write] [--quiet] [--issues DIR] [--issue-weight X]\n");
       process.exit(0);
     } else fail(`unknown argument ${arg}`);
   }
@@ -218,6 +232,11 @@ async function main() {
     return X2;
   };
   const tasksOf = (folds) => tasks.filter((t) => folds.includes(t.fold));
+  // the issue split's corpora (their tasks are GitHub issues, the others commit messages)
+  const issueCorpora = new Set(fs.existsSync(path.join(o.issues, "corpora.json")) ? JSON.parse(fs.readFileSync(path.join(o.issues, "corpora.json"), "utf8")).map((c) => c.name) : []);
+  const isIssueTask = (t) => issueCorpora.has(t.corpus);
+  const issueTasks = tasks.filter(isIssueTask).length;
+  if (issueTasks > 0) say(`issues: ${issueTasks} of the tasks are the issue split's, each weighing ${o.issueWeight} commit tasks`);
   // --task-share: the training tasks kept, by a hash of the id (validation keeps every task)
   const inShare = (id) => createHash("sha256").update(id).digest().readUInt32BE(0) / 2 ** 32 < o.taskShare;
   const trainingTasks = (folds) => tasksOf(folds).filter((t) => o.taskShare === 1 || inShare(t.id));
@@ -226,11 +245,18 @@ async function main() {
     const rows = selectRows(data, chosen, F_, X_);
     const random = createRandom(17);
     const kept = [];
+    const keptWeight = [];
     const groups = [];
     let at = 0;
     for (const t of chosen) {
       const start = kept.length;
-      for (let r = 0; r < t.rows; r++, at++) if (rows.y[at] === 1 || random() < o.negatives) kept.push(at);
+      const weight = isIssueTask(t) ? o.issueWeight : 1;
+      for (let r = 0; r < t.rows; r++, at++) {
+        if (rows.y[at] === 1 || random() < o.negatives) {
+          kept.push(at);
+          keptWeight.push(weight);
+        }
+      }
       groups.push([start, kept.length]);
     }
     const Xs = new Float32Array(kept.length * F_);
@@ -239,7 +265,7 @@ async function main() {
     kept.forEach((i, k) => {
       Xs.set(rows.X.subarray(i * F_, (i + 1) * F_), k * F_);
       ys[k] = rows.y[i];
-      ws[k] = rows.y[i] === 1 ? 1 : 1 / o.negatives;
+      ws[k] = (rows.y[i] === 1 ? 1 : 1 / o.negatives) * keptWeight[k];
     });
     return trainGbdt(Xs, ys, ws, kept.length, F_, o.objective === "lambdarank" ? { ...params, groups } : params);
   };
@@ -317,11 +343,20 @@ async function main() {
     report("stage 2, without history, 2+ files", mine.filter((t) => bare(t) && t.gold.length >= 2), validation.p2, say, validation.m2);
   }
   for (const k of reportFolds) report(`stage 2, fold ${k}`, tasksOf([k]), validation.p2, say, validation.m2);
-  const pairs = [];
-  for (const t of mine) for (const f of rankTask(t, validation.p2, validation.m2)) pairs.push([f.relevance, t.gold.includes(f.path)]);
-  const rel = reliability(pairs);
-  say(`calibration (stage 2, ranked files): ECE ${rel.ece.toFixed(3)}`);
-  for (const b of rel.bins) if (b.n) say(`  [${b.lo.toFixed(1)}, ${b.hi.toFixed(1)}): ${String(b.n).padStart(7)} files, mean ${b.mean.toFixed(3)}, gold ${b.rate.toFixed(3)}`);
+  const kinds = issueTasks > 0 ? [["commits", (t) => !isIssueTask(t)], ["issues", isIssueTask]] : [];
+  for (const [label, test] of kinds) {
+    report(`bm25f, ${label}`, mine.filter(test), bm25f, say);
+    report(`stage 2, ${label}`, mine.filter(test), validation.p2, say, validation.m2);
+  }
+  const calibration = (label, chosen) => {
+    const pairs = [];
+    for (const t of chosen) for (const f of rankTask(t, validation.p2, validation.m2)) pairs.push([f.relevance, t.gold.includes(f.path)]);
+    const rel = reliability(pairs);
+    say(`calibration (stage 2, ranked files${label}): ECE ${rel.ece.toFixed(3)}`);
+    for (const b of rel.bins) if (b.n) say(`  [${b.lo.toFixed(1)}, ${b.hi.toFixed(1)}): ${String(b.n).padStart(7)} files, mean ${b.mean.toFixed(3)}, gold ${b.rate.toFixed(3)}`);
+  };
+  calibration("", mine);
+  for (const [label, test] of kinds) calibration(`, ${label}`, mine.filter(test));
   if (o.write) {
     const out = mine.map((t) => rankingRecord(t, rankTask(t, validation.p2, validation.m2)));
     fs.writeFileSync(path.join(models, "validation.json"), JSON.stringify(out));

@@ -10,6 +10,7 @@ import { addUse, createReferenceTally, referenceKindOf, summariseReferences } fr
 import { indexModuleLevel } from "./index-module-level.js";
 import { type DefinitionCapture, definitionKindOf, readDefinition } from "./read-definition.js";
 import { type CommentSpans, sortCommentSpans } from "./read-doc-comment.js";
+import { readLiterals } from "./read-literals.js";
 import { endOf, lineOf, startOf, textOf } from "./node-span.js";
 import { normaliseSpans, scanIdentifiers } from "./scan-identifiers.js";
 import { readCallImport, readExportStatement, readImportStatement, readReferenceDirective } from "./read-module-statements.js";
@@ -24,6 +25,8 @@ export interface TreeFacts {
   identifierCounts: Map<string, number>;
   /** Comment texts and prose string literals. */
   prose: string[];
+  /** String literals as the code writes them, `+` chains joined (read-literals.ts). */
+  literals: string[];
 }
 
 type Role =
@@ -33,6 +36,8 @@ type Role =
   | "skip"
   | "term-comment"
   | "term-string"
+  | "literal-string"
+  | "literal-concat"
   | "import-statement"
   | "export-statement"
   | "import-dynamic"
@@ -44,6 +49,8 @@ const ROLES_BY_CAPTURE: Readonly<Record<string, Role>> = {
   skip: "skip",
   "term.comment": "term-comment",
   "term.string": "term-string",
+  "literal.string": "literal-string",
+  "literal.concat": "literal-concat",
   "import.statement": "import-statement",
   "export.statement": "export-statement",
   "import.dynamic": "import-dynamic",
@@ -93,6 +100,8 @@ export function extractTreeFacts(
   const exports: ExportFact[] = [];
   const comments: CommentSpans = { starts: [], ends: [] };
   const exportStatements: Parser.SyntaxNode[] = [];
+  const literalNodes: Parser.SyntaxNode[] = [];
+  const concatNodes: Parser.SyntaxNode[] = [];
   // filled by push only, so they keep one elements kind (Array.map makes holey arrays, a second kind)
   const skipStarts: number[] = [];
   const skipEnds: number[] = [];
@@ -160,6 +169,12 @@ export function extractTreeFacts(
         if (isProseString(value)) prose.push(value);
         break;
       }
+      case "literal-string":
+        literalNodes.push(outer);
+        break;
+      case "literal-concat":
+        concatNodes.push(outer);
+        break;
       case "import-statement": {
         const fact = readImportStatement(outer, text);
         if (fact) imports.push(fact);
@@ -213,5 +228,6 @@ export function extractTreeFacts(
     references: summariseReferences(tally),
     identifierCounts,
     prose,
+    literals: readLiterals(literalNodes, concatNodes),
   };
 }

@@ -11,6 +11,7 @@
  * parsed.definitions[0]?.name  // "issue"
  */
 import type { ImportFact, LanguageId, ParsedFile } from "../types.js";
+import { literalShingles } from "../util/literal-shingles.js";
 import { buildVocabulary } from "./build-vocabulary.js";
 import { extractTreeFacts } from "./extract-tree-facts.js";
 import { languageRowForPath } from "./languages.js";
@@ -209,6 +210,7 @@ export function parseSource(path: string, text: string, language: LanguageId, is
     exports,
     references: facts.references,
     vocabulary: buildVocabulary({ definitionNames, identifierCounts: facts.identifierCounts, prose: facts.prose }),
+    literals: literalShingles(facts.literals),
     hasSyntaxErrors,
   };
 }

@@ -71,6 +71,8 @@ export interface TaskQuery {
   phrases: string[];
   /** The conventional-commit scope as written (`router` of `fix(router): …`, `useQueries` of `useQueries: …`): the part of the code the task names. */
   scopes?: string[];
+  /** The task has an issue's shape (read-issue.ts): a template, code blocks, a stack trace, images. */
+  isIssue?: boolean;
 }
 
 /** Options of {@link parseTask}. */
@@ -369,6 +371,7 @@ export function parseTask(task: string, options: ParseTaskOptions = {}): TaskQue
     paths: [...builder.paths],
     phrases: [...builder.phrases],
     scopes: [...builder.scopes],
+    ...(issue.isIssue ? { isIssue: true } : {}),
   };
 }
 

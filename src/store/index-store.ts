@@ -137,7 +137,7 @@ export interface LoadedStore {
 }
 
 /** The facts a file's entry keeps in index.json, read with it. */
-const HEAVY_KEYS = ["definitions", "exports", "references", "vocabulary"] as const;
+const HEAVY_KEYS = ["definitions", "exports", "references", "vocabulary", "literals"] as const;
 type HeavyKey = (typeof HEAVY_KEYS)[number];
 type HeavyFacts = Pick<ParsedFile, HeavyKey>;
 const HEAVY = new Set<string>(HEAVY_KEYS);
@@ -199,7 +199,7 @@ function lightOf(parsed: ParsedFile): Omit<ParsedFile, HeavyKey> {
 function heavyBytesOf(parsed: ParsedFile): Buffer {
   const stored = storedBytes(parsed);
   if (stored) return stored;
-  const heavy: HeavyFacts = { definitions: parsed.definitions, exports: parsed.exports, references: parsed.references, vocabulary: parsed.vocabulary };
+  const heavy: HeavyFacts = { definitions: parsed.definitions, exports: parsed.exports, references: parsed.references, vocabulary: parsed.vocabulary, literals: parsed.literals };
   return Buffer.from(toAsciiJson(heavy), "latin1");
 }
 

@@ -19,6 +19,7 @@ function file(path: string, facts: { defines?: string[]; imports?: Array<[Import
     exports: [],
     references: [],
     vocabulary: { definitions: { terms: [], counts: [] }, identifiers: { terms: [], counts: [] }, comments: { terms: [], counts: [] } },
+    literals: [],
     hasSyntaxErrors: false,
   };
 }

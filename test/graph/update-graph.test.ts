@@ -21,6 +21,7 @@ function file(path: string, facts: { defines?: string[]; imports?: ImportFact[];
     exports: [],
     references: (facts.uses ?? []).map((name) => ({ name, kind: "call", count: 1 })),
     vocabulary: { definitions: { terms: [], counts: [] }, identifiers: { terms: [], counts: [] }, comments: { terms: [], counts: [] } },
+    literals: [],
     hasSyntaxErrors: false,
   };
 }

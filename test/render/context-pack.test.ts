@@ -186,7 +186,7 @@ function isWhole(section: PackSection, d: Definition): boolean {
 
 describe("renderContextPack on a made-up result", () => {
   const parsed = (path: string, definitions: Definition[]): ParsedFile =>
-    ({ path, definitions, language: "typescript", isDeclaration: false, tokens: 0, lines: 0, imports: [], exports: [], references: [], vocabulary: { definitions: { terms: [], counts: [] }, identifiers: { terms: [], counts: [] }, comments: { terms: [], counts: [] } }, hasSyntaxErrors: false }) as ParsedFile;
+    ({ path, definitions, language: "typescript", isDeclaration: false, tokens: 0, lines: 0, imports: [], exports: [], references: [], vocabulary: { definitions: { terms: [], counts: [] }, identifiers: { terms: [], counts: [] }, comments: { terms: [], counts: [] } }, literals: [], hasSyntaxErrors: false }) as ParsedFile;
   const ranked = (path: string, relevance: number): RetrievedFile => ({
     path,
     relevance,

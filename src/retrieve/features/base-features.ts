@@ -5,13 +5,15 @@
  *   task's best file and as a rank; concept, idf, path and definition
  *   coverage; the rarest term held;
  * - named: the task names the file's path or stem, an identifier it
- *   defines, a phrase it holds; its scope, a plural, a compound it exports;
+ *   defines, a phrase it holds, a message its string literals hold as one
+ *   string; its scope, a plural, a compound it exports;
  * - graph: ties to the best lexical files (imports either way, two hops,
  *   the same folder), personalized PageRank from them, fan-in and fan-out;
  * - priors: test, declaration, barrel, index, size, depth, JavaScript,
  *   an examples/docs/scripts folder;
  * - task: how many terms and concepts, Chinese, identifiers, a scope, the
- *   codebase's size, how peaked the lexical scores are;
+ *   codebase's size, how peaked the lexical scores are, whether it reads as
+ *   an issue (read-issue.ts) and its length;
  * - history (0 without one): the task against the file's commit vocabulary,
  *   raw, relative and as a rank; how often and how lately it changed; its
  *   co-change with the best lexical files and with the files whose commits
@@ -46,7 +48,7 @@ export const BASE_FEATURES = [
   ...FIELDS.map((f) => `field.${f}`), ...FIELDS.map((f) => `field.${f}.rel`),
   "coverage", "pathCoverage", "definitionCoverage", "idfCoverage", "rarestMatch", "matchedTerms", "matchedShare", "coverageRank",
   // named
-  "pathNamed", "stemNamed", "genericStemNamed", "definesIdentifier", "identifierInDefinitions", "phraseShare",
+  "pathNamed", "stemNamed", "genericStemNamed", "definesIdentifier", "identifierInDefinitions", "phraseShare", "literalShare",
   "scopeName", "scopeFolder", "pluralName", "compoundName", "entryBarrel",
   // graph
   "importsSeed", "importedBySeed", "twoHopSeed", "sameFolderSeed", "folderMass", "pagerank", "fanIn", "fanOut", "fromNeighbour",
@@ -54,6 +56,7 @@ export const BASE_FEATURES = [
   "isTest", "isDeclaration", "isBarrel", "isIndex", "logTokens", "depth", "isJs", "auxFolder", "definitions", "exports",
   // task
   "taskTerms", "taskConcepts", "taskZh", "taskIdentifiers", "taskScope", "taskPaths", "logFiles", "bestBm25f", "secondRel", "logMatching", "jsShare",
+  "taskIssue", "taskLogChars",
   // history
   ...HISTORY_FEATURES,
 ] as const;
@@ -144,6 +147,7 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
   const concepts = new Set(taskQuery.terms.map((t) => (t.source === "glossary" ? t.original : t.term)));
   const isZh = /\p{Script=Han}/u.test(taskQuery.task) ? 1 : 0;
   const jsShare = jsShareOf(index);
+  const taskLogChars = Math.log2(1 + taskQuery.task.length);
 
   // named signals of the task's words
   const scopeTerms = scopeTermsOf(taskQuery.scopes ?? []);
@@ -235,7 +239,7 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
       ...FIELDS.map((field) => lexical.field[field]), ...FIELDS.map((field) => lexical.field[field] / bestField[field]!),
       lexical.coverage, lexical.pathCoverage, lexical.definitionCoverage, lexical.idfCoverage, lexical.rarestMatch, lexical.matchedTerms,
       terms.size > 0 ? lexical.matchedTerms / terms.size : 0, Math.log2(2 + coverageRanks[i]!),
-      names.pathNamed, names.stemNamed, names.genericStemNamed, names.definesIdentifier, names.identifierInDefinitions, names.phraseShare,
+      names.pathNamed, names.stemNamed, names.genericStemNamed, names.definesIdentifier, names.identifierInDefinitions, names.phraseShare, names.literalShare,
       scopeNameShare(scopeIsFolder ? file.fields.folder : file.fields.name, scopeTerms), scopeIsFolder ? 1 : 0, pluralNameShare(f.path, pluralParts), compound, entries.has(f.path) ? 1 : 0,
       importsSeed, importedBySeed, twoHop, sameFolder, (folderScore.get(folder) ?? 0) - lexical.bm25f / bestBm25f, (pagerank.get(f.path) ?? 0) / bestRank,
       Math.log2(1 + own.in.size), Math.log2(1 + own.out.size), f.origin === "neighbour" || f.origin === "expansion" ? 1 : 0,
@@ -244,6 +248,7 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
       Math.log2(1 + definitionCount), Math.log2(1 + exportedCount),
       terms.size, concepts.size, isZh, taskQuery.identifiers.length, (taskQuery.scopes ?? []).length > 0 ? 1 : 0, taskQuery.paths.length,
       Math.log2(1 + index.files.length), bestBm25f, secondRel, Math.log2(1 + input.matching), jsShare,
+      taskQuery.isIssue ? 1 : 0, taskLogChars,
       ...historyRow(f, i),
     ];
     rows.push(row);

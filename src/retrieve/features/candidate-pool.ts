@@ -43,7 +43,7 @@ export interface PoolOptions {
 }
 
 function isNamed(names: NameEvidence): boolean {
-  return names.pathNamed > 0 || names.stemNamed > 0 || names.definesIdentifier > 0;
+  return names.pathNamed > 0 || names.stemNamed > 0 || names.definesIdentifier > 0 || names.literalShare === 1;
 }
 
 /** The neighbours of a file over import and reference links, heaviest first. */
@@ -87,11 +87,12 @@ export function collectPool(context: RetrievalContext, terms: readonly PreparedT
   const pastOf = (path: string) => options.historyQuery?.scores.get(path) ?? 0;
   const allowed = allowedFiles(context.index, options.isAllowed);
   const { files } = context.index;
+  const literalsOf = (path: string) => context.codeGraph.files.get(path)?.literals ?? [];
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
     if (allowed[i] === 0 || (options.excludeTests && file.isTest)) continue;
     const lexical = lexicalEvidence(context.index, file, terms, options.bm25f);
-    const evidence = nameEvidence(file, names);
+    const evidence = nameEvidence(file, names, literalsOf);
     const past = pastOf(file.path);
     if (lexical.matchedTerms === 0 && !isNamed(evidence)) {
       if (past > 0) remembered.push({ path: file.path, file, lexical, names: evidence, historyMatch: past, origin: "history" });
@@ -113,7 +114,7 @@ export function collectPool(context: RetrievalContext, terms: readonly PreparedT
       path,
       file,
       lexical: lexicalEvidence(context.index, file, terms, options.bm25f),
-      names: nameEvidence(file, names),
+      names: nameEvidence(file, names, literalsOf),
       historyMatch: pastOf(path),
       origin,
       via,
@@ -152,5 +153,6 @@ export function poolEntry(context: RetrievalContext, path: string, terms: readon
   const file = context.index.byPath.get(path);
   if (!file || !options.isAllowed(path) || (options.excludeTests && file.isTest)) return undefined;
   const past = options.historyQuery?.scores.get(path) ?? 0;
-  return { path, file, lexical: lexicalEvidence(context.index, file, terms, options.bm25f), names: nameEvidence(file, names), historyMatch: past, origin: "expansion", via };
+  const literalsOf = (p: string) => context.codeGraph.files.get(p)?.literals ?? [];
+  return { path, file, lexical: lexicalEvidence(context.index, file, terms, options.bm25f), names: nameEvidence(file, names, literalsOf), historyMatch: past, origin: "expansion", via };
 }

@@ -6,6 +6,7 @@
  * by the task is far likelier to be the one it is about than a file that
  * only shares its words.
  */
+import { heldShare, messageShingles } from "../../util/literal-shingles.js";
 import { splitIdentifier, termsOf } from "../../util/terms.js";
 import type { IndexedFile } from "../lexical-index.js";
 import type { TaskQuery } from "../query.js";
@@ -19,6 +20,8 @@ export interface TaskNames {
   identifiers: string[];
   /** The terms of each quoted or backticked phrase of two or more terms. */
   phrases: string[][];
+  /** Each phrase of three words or more (an error message, a quoted string): its terms and its word trigrams, to find it in the code's literals. */
+  messages: Array<{ terms: string[]; shingles: number[] }>;
 }
 
 /** A stem shorter than this, or one of these, names nothing in particular. */
@@ -46,11 +49,15 @@ export function taskNamesOf(taskQuery: TaskQuery): TaskNames {
   }
   for (const id of taskQuery.identifiers) keys.add(nameKey(id.split(".").pop() ?? id));
   const phrases = taskQuery.phrases.map((p) => [...new Set(termsOf(p))]).filter((terms) => terms.length >= 2);
+  const messages = taskQuery.phrases
+    .map((p) => ({ terms: [...new Set(termsOf(p))], shingles: messageShingles(p) }))
+    .filter((m) => m.shingles.length > 0 && m.terms.length > 0);
   return {
     paths: taskQuery.paths.map((p) => p.toLowerCase().replace(/^\.\//, "")),
     keys,
     identifiers: taskQuery.identifiers.map((id) => id.toLowerCase()),
     phrases,
+    messages,
   };
 }
 
@@ -76,13 +83,16 @@ export interface NameEvidence {
   identifierInDefinitions: number;
   /** Best share of a quoted phrase's terms the file holds. */
   phraseShare: number;
+  /** Best share of a quoted message's word trigrams the file's string literals hold, as one string (1: verbatim, case and spacing aside). */
+  literalShare: number;
 }
 
 /**
+ * @param literalsOf a file's literal trigrams (its parsed facts): read only for a file that holds every term of a message
  * @example
  * nameEvidence(index.byPath.get("src/sort-action.ts")!, taskNamesOf(parseTask("Fix sort action"))).stemNamed; // 1
  */
-export function nameEvidence(file: IndexedFile, names: TaskNames): NameEvidence {
+export function nameEvidence(file: IndexedFile, names: TaskNames, literalsOf?: (path: string) => readonly number[]): NameEvidence {
   const lower = file.path.toLowerCase();
   let pathNamed = 0;
   for (const p of names.paths) {
@@ -99,6 +109,13 @@ export function nameEvidence(file: IndexedFile, names: TaskNames): NameEvidence 
   for (const phrase of names.phrases) {
     const held = phrase.filter((t) => file.allTerms.has(t)).length / phrase.length;
     phraseShare = Math.max(phraseShare, held);
+  }
+  let literalShare = 0;
+  if (literalsOf) {
+    for (const message of names.messages) {
+      if (!message.terms.every((t) => file.allTerms.has(t))) continue;
+      literalShare = Math.max(literalShare, heldShare(literalsOf(file.path), message.shingles));
+    }
   }
   let inDefinitions = 0;
   for (const id of names.identifiers) {
@@ -118,5 +135,6 @@ export function nameEvidence(file: IndexedFile, names: TaskNames): NameEvidence 
     definesIdentifier: defines,
     identifierInDefinitions: inDefinitions,
     phraseShare,
+    literalShare,
   };
 }
