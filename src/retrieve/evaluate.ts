@@ -81,6 +81,8 @@ function reasonOf(features: TaskFeatures, i: number, tie: string | undefined): s
   const parts: string[] = [];
   if (file.names.pathNamed > 0) parts.push("the task names its path");
   else if (file.names.stemNamed > 0 || file.names.genericStemNamed > 0) parts.push("the task writes its name");
+  if (file.names.literalShare >= 1) parts.push("writes a message the task quotes, as one string");
+  else if (file.names.literalShare >= 0.5) parts.push(`writes ${Math.round(100 * file.names.literalShare)} % of a message the task quotes`);
   if (file.names.definesIdentifier > 0) parts.push(`defines ${features.names.identifiers.filter((id) => file.file.definedNames.has(id)).join(", ")}, which the task names`);
   const matches = file.lexical.matches.slice(0, 4).map((m) => `${m.term} (${m.fields.join("+")})`);
   if (matches.length > 0) parts.push(`matches ${matches.join(", ")}`);

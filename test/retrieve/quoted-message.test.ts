@@ -17,6 +17,7 @@ describe("a quoted message", () => {
     const result = await retrieve(task, { root: ROOT });
     expect(result.files[0]?.path).toBe("src/app.ts");
     expect(result.context[0]).toBe("src/app.ts");
+    expect(result.files[0]?.reason).toContain("writes a message the task quotes, as one string");
   });
 
   it("without the message, the same words do not point to it", async () => {
