@@ -151,17 +151,18 @@ export function deltaRows(byRetriever) {
  * needed: the first file alone has exactly that precision, and each file
  * added is one the ranking holds less likely. The rows show that ceiling
  * ("top 1 needed"), the recall of the first file alone, and the context
- * the retriever returned: how often it is not empty, and its precision
- * when not.
+ * the retriever returned: how often it is not empty, its precision when
+ * not, and how often it is not empty when the first file is needed.
  */
 export function contextCeilingRows(byRetriever) {
-  const rows = [["retriever", "n", "top 1 needed", "top 1 alone ctxR", "ctxP", "ctxR", "ctx not empty", "ctxP when not empty"]];
+  const rows = [["retriever", "n", "top 1 needed", "top 1 alone ctxR", "ctxP", "ctxR", "ctx not empty", "ctxP when not empty", "not empty when top 1 needed"]];
   for (const [retriever, records] of byRetriever) {
     if (!records.length) continue;
     let top = 0;
     let topRecall = 0;
     let nonEmpty = 0;
     let nonEmptyPrecision = 0;
+    let nonEmptyWhenTop = 0;
     for (const rec of records) {
       const gold = new Set(rec.gold);
       const first = rec.ranked?.[0]?.[0];
@@ -171,12 +172,14 @@ export function contextCeilingRows(byRetriever) {
       if ((rec.metrics?.ctxFiles ?? 0) > 0) {
         nonEmpty++;
         nonEmptyPrecision += rec.metrics.cP ?? 0;
+        nonEmptyWhenTop += needed;
       }
     }
     const n = records.length;
     rows.push([
       retriever, String(n), (top / n).toFixed(3), (topRecall / n).toFixed(3),
       mean(records, "cP").toFixed(3), mean(records, "cR").toFixed(3), (nonEmpty / n).toFixed(3), nonEmpty ? (nonEmptyPrecision / nonEmpty).toFixed(3) : "-",
+      top ? (nonEmptyWhenTop / top).toFixed(3) : "-",
     ]);
   }
   return rows;

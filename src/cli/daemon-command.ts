@@ -83,7 +83,7 @@ async function showStatus(target: Target, format: string, io: CliIo): Promise<nu
   io.stdout(
     format === "json"
       ? `${JSON.stringify({ running: true, ...fields })}\n`
-      : `graph-retrieve daemon: pid ${String(status.pid)} serves ${String(status.root)} since ${String(status.startedAt)}; ${counted(Number(status.requests), "request", "requests")}; ${status.watching ? `watches ${counted(Number(status.watching), "folder", "folders")} (${counted(Number(status.refreshes), "refresh", "refreshes")} on a change; ${status.trusted ? "commands look at the files it names" : "commands check every file"})` : "not watching"}; stops after ${String(status.idleMinutes)} idle minutes (log: ${join(target.cacheDir, LOG_FILE)})\n`,
+      : `graph-retrieve daemon: pid ${String(status.pid)} serves ${String(status.root)} since ${String(status.startedAt)}; ${counted(Number(status.requests), "request", "requests")}; ${status.watching ? `watches ${counted(Number(status.watching), "folder", "folders")} (${counted(Number(status.refreshes), "refresh", "refreshes")} on a change; ${status.trusted ? "commands look at the files it names" : "commands check every file"})` : "not watching"}${status.watchNote ? ` (${status.watching ? "not all: " : ""}${String(status.watchNote)})` : ""}; stops after ${String(status.idleMinutes)} idle minutes (log: ${join(target.cacheDir, LOG_FILE)})\n`,
   );
   return EXIT_OK;
 }

@@ -36,6 +36,8 @@ export interface DaemonStatus {
   idleMinutes: number;
   /** Folders watched for edits (0: not watching). */
   watching: number;
+  /** Why the scan's folders are not all watched (the system's watch limit, --no-watch, a folder that could not be watched). */
+  watchNote?: string;
   /** The watch is trusted to see every edit: a command looks at the files it named, not at every file. */
   trusted: boolean;
   /** Refreshes of the index made on a change seen by the watch, before a command asked. */

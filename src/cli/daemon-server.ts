@@ -200,6 +200,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     requests,
     idleMinutes: options.idleMinutes,
     watching: resident.watching,
+    ...(resident.watchNote !== undefined ? { watchNote: resident.watchNote } : {}),
     trusted: resident.trusted,
     refreshes: resident.refreshes,
   });

@@ -46,6 +46,8 @@ export interface ResidentIndex {
   readonly refreshes: number;
   /** Folders watched. */
   readonly watching: number;
+  /** Why the folders of the scan are not all watched (undefined when they are). */
+  readonly watchNote: string | undefined;
   /** The watch's word is trusted: a build looks at the files it named, not at every file. */
   readonly trusted: boolean;
   /**
@@ -194,6 +196,9 @@ export function createResidentIndex(options: ResidentIndexOptions): ResidentInde
     },
     get watching() {
       return watch?.size ?? 0;
+    },
+    get watchNote() {
+      return options.watch === false ? "--no-watch" : watch?.note;
     },
     get trusted() {
       return trusted();

@@ -11,11 +11,88 @@
  * the files it named and at no other; elsewhere every request still checks
  * every file (a stat each), and the watch only saves time.
  */
-import { readFileSync, statfsSync, watch, type FSWatcher } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, statfsSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 
-/** More folders than this and nothing is watched (each is an inotify watch on Linux, a limited resource). */
-export const MAX_WATCHED_FOLDERS = 8192;
+/**
+ * Where the system says nothing of its limit (not Linux, or no /proc):
+ * watch at most this many folders, the limit older Linux kernels set for
+ * every user's inotify watches together.
+ */
+const DEFAULT_WATCH_LIMIT = 8192;
+
+/**
+ * Watches left to the user's other programs (editors, build tools, other
+ * daemons), beside those they already hold: an eighth of the limit, and
+ * never fewer than this. A daemon that took the last watches would make an
+ * editor miss its files' changes.
+ */
+const MIN_WATCHES_LEFT = 1024;
+
+/** The system's limit on watches, what other processes hold, and how many folders a watch may take. */
+export interface WatchLimit {
+  /** fs.inotify.max_user_watches, or the default where the system says nothing. */
+  max: number;
+  /** Watches this user's processes already hold (as far as /proc shows them). */
+  held: number;
+  /** Folders one watch may take: the limit less what is held and what is left to others. */
+  folders: number;
+  /** Where `max` came from. */
+  source: "fs.inotify.max_user_watches" | "default";
+}
+
+/** The inotify watches a process's open inotify instances hold: the `inotify wd:` lines of their fdinfo. */
+function heldBy(pid: string): number {
+  let held = 0;
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return 0; // another user's process, or gone
+  }
+  for (const fd of fds) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`) !== "anon_inode:inotify") continue;
+      for (const line of readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8").split("\n")) if (line.startsWith("inotify wd:")) held++;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return held;
+}
+
+/**
+ * How many folders a watch may take on this system: on Linux, the user's
+ * inotify limit less the watches this user's processes hold (read from
+ * /proc; the limit counts every process of the user) and less those left
+ * to the others (an eighth, at least 1024); elsewhere 8,192.
+ *
+ * @example
+ * readWatchLimit(); // { max: 192543, held: 310, folders: 168166, source: "fs.inotify.max_user_watches" }
+ */
+export function readWatchLimit(): WatchLimit {
+  let max: number;
+  try {
+    max = Number.parseInt(readFileSync("/proc/sys/fs/inotify/max_user_watches", "utf8"), 10);
+  } catch {
+    return { max: DEFAULT_WATCH_LIMIT, held: 0, folders: DEFAULT_WATCH_LIMIT, source: "default" };
+  }
+  if (!(max > 0)) return { max: DEFAULT_WATCH_LIMIT, held: 0, folders: DEFAULT_WATCH_LIMIT, source: "default" };
+  let held = 0;
+  try {
+    for (const pid of readdirSync("/proc")) if (/^\d+$/.test(pid)) held += heldBy(pid);
+  } catch {
+    // no /proc to read: nothing known to be held
+  }
+  const left = Math.max(MIN_WATCHES_LEFT, Math.floor(max / 8));
+  return { max, held, folders: Math.max(0, max - held - left), source: "fs.inotify.max_user_watches" };
+}
+
+/** Why a watch of `wanted` folders cannot be, within `limit`. */
+function overLimit(wanted: number, limit: WatchLimit): string {
+  if (limit.source === "default") return `the scan walks ${wanted} folders, more than the ${limit.max} a watch takes here`;
+  return `the scan walks ${wanted} folders, and the system's limit leaves ${limit.folders} (fs.inotify.max_user_watches ${limit.max}, ${limit.held} held by running processes, ${limit.max - limit.held - limit.folders} left for them); raise it with sysctl fs.inotify.max_user_watches`;
+}
 
 /** Events closer together than this are one change (an editor's save is often several). */
 const SETTLE_MS = 2;
@@ -71,6 +148,8 @@ export interface FolderWatch {
   readonly size: number;
   /** Every folder the last follow asked for is watched, and none was lost since. */
   readonly complete: boolean;
+  /** Why folders the last follow asked for are not watched (undefined when every one is). */
+  readonly note: string | undefined;
   close(): void;
 }
 
@@ -93,8 +172,14 @@ export interface FollowOutcome {
  * const watch = watchFolders(root, () => scheduleRefresh(), (line) => console.error(`daemon: ${line}`));
  * watch.followFolders(["", "src", "src/lib"]);
  */
-export function watchFolders(root: string, onChange: (paths: ReadonlySet<string> | undefined) => void, log: (line: string) => void): FolderWatch {
+export function watchFolders(
+  root: string,
+  onChange: (paths: ReadonlySet<string> | undefined) => void,
+  log: (line: string) => void,
+  { limit = readWatchLimit() }: { limit?: WatchLimit } = {},
+): FolderWatch {
   const watchers = new Map<string, FSWatcher>();
+  let note: string | undefined;
   const flood = floodLimit();
   let settling: NodeJS.Timeout | undefined;
   let complete = false;
@@ -115,7 +200,8 @@ export function watchFolders(root: string, onChange: (paths: ReadonlySet<string>
     settling ??= setTimeout(report, SETTLE_MS);
   };
   let warned = false;
-  const warnOnce = (line: string) => {
+  const warnOnce = (line: string, reason = line) => {
+    note = reason;
     if (warned) return;
     warned = true;
     log(`${line}; requests still see every edit, by checking each file`);
@@ -128,12 +214,14 @@ export function watchFolders(root: string, onChange: (paths: ReadonlySet<string>
   let exhausted = false;
   const followFolders = (wanted: readonly string[]): FollowOutcome => {
     if (exhausted) return { added: 0, complete: false };
-    if (wanted.length > MAX_WATCHED_FOLDERS) {
+    if (wanted.length > limit.folders) {
       for (const folder of [...watchers.keys()]) unwatch(folder);
-      warnOnce(`not watching the root: the scan walks ${wanted.length} folders (at most ${MAX_WATCHED_FOLDERS})`);
+      const reason = overLimit(wanted.length, limit);
+      warnOnce(`not watching the root: ${reason}`, reason);
       complete = false;
       return { added: 0, complete };
     }
+    note = undefined;
     const keep = new Set(wanted);
     for (const folder of [...watchers.keys()]) if (!keep.has(folder)) unwatch(folder);
     let added = 0;
@@ -160,7 +248,8 @@ export function watchFolders(root: string, onChange: (paths: ReadonlySet<string>
           // the system's inotify watches are spent: the user's editors need them more than a faster request
           for (const held of [...watchers.keys()]) unwatch(held);
           exhausted = true;
-          warnOnce(`not watching the root: the system's limit on watches is reached (fs.inotify.max_user_watches)`);
+          const reason = "the system's limit on watches is reached (fs.inotify.max_user_watches)";
+          warnOnce(`not watching the root: ${reason}`, reason);
           return { added: 0, complete };
         }
         if (code !== "ENOENT") warnOnce(`cannot watch ${folder === "" ? "the root" : folder} (${code})`);
@@ -178,6 +267,9 @@ export function watchFolders(root: string, onChange: (paths: ReadonlySet<string>
     },
     get complete() {
       return complete;
+    },
+    get note() {
+      return note;
     },
     close() {
       clearTimeout(settling);

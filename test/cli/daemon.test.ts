@@ -145,7 +145,7 @@ describe("daemon", () => {
     daemon = await startDaemon({ root, cacheDir, idleMinutes: 30, scan: {}, log: () => undefined, run: runCli, watch: false });
     appendFileSync(join(root, "src/auth/tokens.ts"), "\nexport function rotateAgain(): number { return 2; }\n");
     await new Promise((done) => setTimeout(done, 300));
-    expect(await status()).toMatchObject({ watching: 0, refreshes: 0 });
+    expect(await status()).toMatchObject({ watching: 0, refreshes: 0, watchNote: "--no-watch" });
     const unwatched = await forwarded(args("index", "--format", "json"));
     expect(JSON.parse(unwatched.stdout)).toMatchObject({ parsed: 1 });
   });

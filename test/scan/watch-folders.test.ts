@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { watchFolders, watchIsReliable } from "../../src/scan/watch-folders.js";
+import { readWatchLimit, watchFolders, watchIsReliable, type WatchLimit } from "../../src/scan/watch-folders.js";
 import { foldersOf } from "../../src/util/folders.js";
 
 let root: string;
@@ -110,5 +110,38 @@ describe("daemon watch", () => {
     watch.close();
     expect(reports.every((paths) => paths !== undefined)).toBe(true);
     expect([...new Set(reports.flat())].sort()).toEqual(["src/a/one.ts", "top.ts"]);
+  });
+
+  it("watches no folder when the scan walks more than the limit leaves, and says why; within it, every one", () => {
+    for (let i = 0; i < 12; i++) mkdirSync(join(root, "pkgs", `p${i}`), { recursive: true });
+    const folders = ["", "pkgs", ...Array.from({ length: 12 }, (_, i) => `pkgs/p${i}`)];
+    const low: WatchLimit = { max: 1100, held: 70, folders: 6, source: "fs.inotify.max_user_watches" };
+    const lines: string[] = [];
+    const watch = watchFolders(root, () => undefined, (line) => lines.push(line), { limit: low });
+    expect(watch.followFolders(folders)).toEqual({ added: 0, complete: false });
+    expect(watch.size).toBe(0);
+    expect(watch.note).toBe(
+      "the scan walks 14 folders, and the system's limit leaves 6 (fs.inotify.max_user_watches 1100, 70 held by running processes, 1024 left for them); raise it with sysctl fs.inotify.max_user_watches",
+    );
+    expect(lines).toEqual([`not watching the root: ${watch.note}; requests still see every edit, by checking each file`]);
+    // fewer folders, within the limit: all watched, nothing to say
+    expect(watch.followFolders(folders.slice(0, 5))).toEqual({ added: 5, complete: true });
+    expect(watch.note).toBeUndefined();
+    watch.close();
+  });
+
+  it.runIf(process.platform === "linux")("reads the system's limit and the watches processes hold; a closed watch holds none", () => {
+    const max = Number.parseInt(readFileSync("/proc/sys/fs/inotify/max_user_watches", "utf8"), 10);
+    for (let i = 0; i < 30; i++) mkdirSync(join(root, "many", `f${i}`), { recursive: true });
+    const before = readWatchLimit();
+    expect(before).toMatchObject({ max, source: "fs.inotify.max_user_watches" });
+    expect(before.folders).toBe(Math.max(0, max - before.held - Math.max(1024, Math.floor(max / 8))));
+    const watch = watchFolders(root, () => undefined, () => undefined);
+    expect(watch.followFolders(["", "many", ...Array.from({ length: 30 }, (_, i) => `many/f${i}`)]).complete).toBe(true);
+    // this process's 32 watches are counted (other processes may take or give back some meanwhile: vitest's own workers)
+    expect(readWatchLimit().held).toBeGreaterThanOrEqual(32);
+    watch.close();
+    const after = readWatchLimit();
+    expect(after.held).toBeLessThan(before.held + 32);
   });
 });

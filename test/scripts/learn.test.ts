@@ -109,8 +109,9 @@ describe("the validation tables", () => {
       ["graph", [record(["a"], [["a", 0.9], ["b", 0.3]], 1, 1), record(["a", "c"], [["a", 0.6], ["c", 0.5]], 0, 0), record(["a"], [["b", 0.4], ["a", 0.3]], 0, 0)]],
     ]);
     const rows = contextCeilingRows(byRetriever) as string[][];
-    expect(rows[0]).toEqual(["retriever", "n", "top 1 needed", "top 1 alone ctxR", "ctxP", "ctxR", "ctx not empty", "ctxP when not empty"]);
-    expect(rows[1]).toEqual(["graph", "3", "0.667", "0.500", "0.333", "0.000", "0.333", "1.000"]);
+    expect(rows[0]).toEqual(["retriever", "n", "top 1 needed", "top 1 alone ctxR", "ctxP", "ctxR", "ctx not empty", "ctxP when not empty", "not empty when top 1 needed"]);
+    // the first file is needed in tasks 1 and 2, and only task 1's context holds something
+    expect(rows[1]).toEqual(["graph", "3", "0.667", "0.500", "0.333", "0.000", "0.333", "1.000", "0.500"]);
   });
 });
 
