@@ -284,8 +284,8 @@ export function predictMargins(model, X, n, F) {
 
 /**
  * Isotonic regression (pool adjacent violators) of labels on scores:
- * a non-decreasing step map from score to probability, as [score, p]
- * knots. Weighted by w.
+ * a non-decreasing step map from score to probability, as [score, p,
+ * weight] knots (the weight of the rows a block pooled). Weighted by w.
  */
 export function fitIsotonic(scores, labels, weights) {
   const order = Array.from(scores.keys()).sort((a, b) => scores[a] - scores[b]);
@@ -302,5 +302,6 @@ export function fitIsotonic(scores, labels, weights) {
       a.weight += b.weight;
     }
   }
-  return blocks.map((b) => [(b.lo + b.hi) / 2, b.sum / b.weight]);
+  // each knot: [score, rate, the weight behind it]
+  return blocks.map((b) => [(b.lo + b.hi) / 2, b.sum / b.weight, b.weight]);
 }

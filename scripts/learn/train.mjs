@@ -43,9 +43,14 @@
 // into the same --data folder train beside the commit split, fold k with
 // fold k; each issue task's rows weigh --issue-weight times a commit task's
 // (there are 17 commit tasks to one issue), and the validation is also
-// reported for each kind alone.
+// reported for each kind alone. A task read as an issue (the taskIssue
+// feature) gets its own calibration maps, fit on such tasks alone: the same
+// log-odds means less on an issue than on a commit message (docs/quality.md,
+// session 30). --calibrate-only fits those maps again from the fold models
+// and the shipped model already written (their trees scored on the
+// held-out folds), without training a tree.
 //
-//   options: --data DIR  --out FILE  --trees N  --depth N  --rate X  --negatives X  --task-share X  --folds 0,1  --no-history  --also-without-history  --no-final  --no-write  --quiet  --issues DIR  --issue-weight X
+//   options: --data DIR  --out FILE  --trees N  --depth N  --rate X  --negatives X  --task-share X  --folds 0,1  --no-history  --also-without-history  --no-final  --no-write  --quiet  --issues DIR  --issue-weight X  --calibrate-only
 
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -59,6 +64,10 @@ import { averageMetrics, formatMetrics, reliability, scoreRanking } from "./metr
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DIST = path.join(PROJECT_ROOT, "dist");
 const SHOWN = 50;
+/** Fewer tasks read as issues than this in a map's training folds, and issues share the one map (367 of them in ../shared/bench/issues). */
+const MIN_ISSUE_CALIBRATION_TASKS = 50;
+/** The fewest rows a step of the issue map holds (see calibrate); the map of every task has thousands in each. */
+const MIN_ISSUE_STEP_ROWS = 20;
 const FOLDS = [0, 1, 2, 3, 4];
 
 function fail(message) {
@@ -83,6 +92,7 @@ function parseArgs(argv) {
     final: true,
     issues: path.join(PROJECT_ROOT, "..", "shared", "bench", "issues"),
     issueWeight: 4,
+    calibrateOnly: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -109,6 +119,7 @@ function parseArgs(argv) {
     else if (arg === "--no-history") o.history = false;
     else if (arg === "--also-without-history") o.both = true;
     else if (arg === "--quiet") o.quiet = true;
+    else if (arg === "--calibrate-only") o.calibrateOnly = true;
     else if (arg === "--issues") o.issues = path.resolve(value());
     else if (arg === "--issue-weight") {
       const text = value();
@@ -116,7 +127,7 @@ function parseArgs(argv) {
       if (!(o.issueWeight > 0)) fail(`--issue-weight takes a positive number, not ${text}`);
     }
     else if (arg === "-h" || arg === "--help") {
-      process.stdout.write("usage: npm run train [-- --data DIR] [--out FILE] [--trees N] [--depth N] [--rate X] [--negatives X] [--task-share X] [--folds 0,1] [--no-history | --also-without-history] [--objective logistic|lambdarank] [--models DIR] [--no-final] [--no-write] [--quiet] [--issues DIR] [--issue-weight X]\n");
+      process.stdout.write("usage: npm run train [-- --data DIR] [--out FILE] [--trees N] [--depth N] [--rate X] [--negatives X] [--task-share X] [--folds 0,1] [--no-history | --also-without-history] [--objective logistic|lambdarank] [--models DIR] [--no-final] [--no-write] [--quiet] [--issues DIR] [--issue-weight X] [--calibrate-only]\n");
       process.exit(0);
     } else fail(`unknown argument ${arg}`);
   }
@@ -171,12 +182,25 @@ function shownRows(tasks, margins) {
   return rows;
 }
 
-/** Isotonic calibration of the margins of the shown rows of `tasks`. */
-function calibrate(tasks, margins, y) {
+/**
+ * Isotonic calibration of the margins of the shown rows of `tasks`, each
+ * step of the map holding at least `minRows` rows: a smaller step is pooled
+ * with the one below it (with the one above, for the lowest). A map fit on
+ * a few hundred issues ends otherwise in a step of two or three rows, all
+ * needed by chance, that says 1.0.
+ */
+function calibrate(tasks, margins, y, minRows = 1) {
   const rows = shownRows(tasks, margins);
   const scores = rows.map((i) => margins[i]);
   const labels = rows.map((i) => y[i]);
-  return compressKnots(fitIsotonic(scores, labels, rows.map(() => 1)));
+  const steps = fitIsotonic(scores, labels, rows.map(() => 1)).map(([x, p, w]) => ({ lo: x, hi: x, sum: p * w, w }));
+  for (let i = steps.length - 1; i > 0; i--) {
+    if (steps[i].w >= minRows) continue;
+    const [below, step] = [steps[i - 1], steps[i]];
+    steps.splice(i - 1, 2, { lo: below.lo, hi: step.hi, sum: below.sum + step.sum, w: below.w + step.w });
+  }
+  if (steps.length > 1 && steps[0].w < minRows) steps.splice(0, 2, { lo: steps[0].lo, hi: steps[1].hi, sum: steps[0].sum + steps[1].sum, w: steps[0].w + steps[1].w });
+  return compressKnots(steps.map((s) => [(s.lo + s.hi) / 2, s.sum / s.w]));
 }
 
 /** A task's ranking: by relevance, ties by the margin it came from (a calibration step holds many files). */
@@ -205,6 +229,7 @@ async function main() {
   const { BASE_FEATURES, HISTORY_FEATURES } = await import(path.join(DIST, "retrieve", "features", "base-features.js"));
   const { RELATION_FEATURES, relationFeatures } = await import(path.join(DIST, "retrieve", "features", "relation-features.js"));
   modelFile = await import(path.join(DIST, "retrieve", "model", "ranker-file.js"));
+  const { scoreRow } = await import(path.join(DIST, "retrieve", "model", "ranker.js"));
   const { decideContext } = await import(path.join(DIST, "retrieve", "decide-context.js"));
   const { CONTEXT_MAX_FILES } = await import(path.join(DIST, "retrieve", "parameters.js"));
   contextOf = (ranked) => decideContext(ranked.map((f) => ({ path: f.path, chance: f.relevance, tokens: 0 })), { maxFiles: CONTEXT_MAX_FILES, budgetTokens: Infinity }).paths;
@@ -290,13 +315,30 @@ async function main() {
     }
     return { margins, models };
   };
-  say("stage 1:");
-  const first = outOfFold(X, F);
+  // --calibrate-only: the fold models' trees as written, scored again on their held-out folds (their issue maps are fit anew)
+  const written = o.calibrateOnly ? new Map(folds.map((k) => [k, readModel(path.join(models, `fold-${k}.bin`))])) : undefined;
+  const scoredFrom = (stage, X_, F_) => {
+    const margins = new Float64Array(n);
+    const packed = new Map(folds.map((k) => [k, written.get(k).stages[stage]]));
+    for (const t of tasks) for (let r = 0; r < t.rows; r++) margins[t.start + r] = scoreRow(packed.get(t.fold), X_.subarray((t.start + r) * F_, (t.start + r + 1) * F_));
+    return { margins, packed };
+  };
+  say(o.calibrateOnly ? `stage 1 (the trees of ${path.relative(PROJECT_ROOT, models)}):` : "stage 1:");
+  const first = o.calibrateOnly ? scoredFrom(0, X, F) : outOfFold(X, F);
   // stage 2 reads the first stage's answers as the loop hands them on: its raw probability
   say("stage 2:");
   const X2 = stage2Matrix(Float64Array.from(first.margins, sigmoid));
-  const second = outOfFold(X2, F2);
+  const second = o.calibrateOnly ? scoredFrom(1, X2, F2) : outOfFold(X2, F2);
   const X3 = stage2Matrix(Float64Array.from(second.margins, sigmoid));
+  // a task read as an issue (the taskIssue feature, as the retrieval reads it) goes through its own map, fit on such tasks alone
+  const issueColumn = BASE_FEATURES.indexOf("taskIssue");
+  const readsAsIssue = (t) => issueColumn >= 0 && X[t.start * F + issueColumn] === 1;
+  const calibrateKinds = (chosen, margins) => {
+    const issues = chosen.filter(readsAsIssue);
+    const all = calibrate(chosen, margins, y);
+    return { all, issue: issues.length >= MIN_ISSUE_CALIBRATION_TASKS ? calibrate(issues, margins, y, MIN_ISSUE_STEP_ROWS) : undefined };
+  };
+  const mapOf = (cal, t) => (cal.issue && readsAsIssue(t) ? cal.issue : cal.all);
 
   // per validation fold: calibration maps fit on the other folds' out-of-fold answers only
   const validation = { p1: new Float64Array(n), p2: new Float64Array(n), p3: new Float64Array(n), m1: first.margins, m2: second.margins, m3: new Float64Array(n) };
@@ -304,20 +346,23 @@ async function main() {
   for (const k of reportFolds) {
     const others = tasksOf(folds.filter((j) => j !== k));
     const mine = tasksOf([k]);
-    const cal1 = calibrate(others, first.margins, y);
-    const cal2 = calibrate(others, second.margins, y);
-    predictInto(second.models.get(k), X3, F2, mine, validation.m3);
+    const cal1 = calibrateKinds(others, first.margins);
+    const cal2 = calibrateKinds(others, second.margins);
+    if (o.calibrateOnly) for (const t of mine) for (let r = 0; r < t.rows; r++) validation.m3[t.start + r] = scoreRow(second.packed.get(k), X3.subarray((t.start + r) * F2, (t.start + r + 1) * F2));
+    else predictInto(second.models.get(k), X3, F2, mine, validation.m3);
     for (const t of mine) {
       for (let r = 0; r < t.rows; r++) {
         const i = t.start + r;
-        validation.p1[i] = applyKnots(cal1, first.margins[i]);
-        validation.p2[i] = applyKnots(cal2, second.margins[i]);
-        validation.p3[i] = applyKnots(cal2, validation.m3[i]);
+        validation.p1[i] = applyKnots(mapOf(cal1, t), first.margins[i]);
+        validation.p2[i] = applyKnots(mapOf(cal2, t), second.margins[i]);
+        validation.p3[i] = applyKnots(mapOf(cal2, t), validation.m3[i]);
       }
     }
     if (o.write) {
       fs.mkdirSync(models, { recursive: true });
-      writeModel(path.join(models, `fold-${k}.bin`), { BASE_FEATURES, RELATION_FEATURES, stage1: first.models.get(k), cal1, stage2: second.models.get(k), cal2, note: `validation model for fold ${k}: trained on folds ${folds.filter((j) => j !== k).join(", ")}` });
+      const file = path.join(models, `fold-${k}.bin`);
+      if (o.calibrateOnly) writeMaps(file, written.get(k), cal1, cal2);
+      else writeModel(file, { BASE_FEATURES, RELATION_FEATURES, stage1: first.models.get(k), cal1, stage2: second.models.get(k), cal2, note: `validation model for fold ${k}: trained on folds ${folds.filter((j) => j !== k).join(", ")}` });
     }
   }
 
@@ -362,15 +407,20 @@ async function main() {
     fs.writeFileSync(path.join(models, "validation.json"), JSON.stringify(out));
   }
 
-  if (o.final && o.write && o.history) {
+  if (o.final && o.write && o.history && o.calibrateOnly) {
+    // the shipped model's trees as written, its maps fit anew on the out-of-fold answers
+    const all = tasksOf(folds);
+    writeMaps(o.out, readModel(o.out), calibrateKinds(all, first.margins), calibrateKinds(all, second.margins));
+    say(`model: ${path.relative(PROJECT_ROOT, o.out)} (its issue maps only)`);
+  } else if (o.final && o.write && o.history) {
     // the shipped model: both stages on all folds, calibrated on the out-of-fold answers
     const all = tasksOf(folds);
     const trained = trainingTasks(folds);
     say("final model:");
     const final1 = train(X, F, trained);
     const final2 = train(X2, F2, trained);
-    const cal1 = calibrate(all, first.margins, y);
-    const cal2 = calibrate(all, second.margins, y);
+    const cal1 = calibrateKinds(all, first.margins);
+    const cal2 = calibrateKinds(all, second.margins);
     writeModel(o.out, { BASE_FEATURES, RELATION_FEATURES, stage1: final1, cal1, stage2: final2, cal2, note: `trained on folds ${folds.join(", ")} (${o.both ? `${trained.length / 2} tasks, each with and without history` : `${trained.length} tasks`})` });
     say(`model: ${path.relative(PROJECT_ROOT, o.out)}`);
   }
@@ -386,8 +436,33 @@ function compactTrees(model) {
 /** The trained model's loader, from the build (set by main). */
 let modelFile;
 
+/** A calibration map as the file keeps it. */
+const roundedKnots = (knots) => knots.map(([x, p]) => [round(x), round(p)]);
+
+/** A model file's model (the trees the calibrate-only pass scores with). */
+function readModel(file) {
+  if (!fs.existsSync(file)) fail(`--calibrate-only: no model at ${file} (train it first)`);
+  return modelFile.decodeRanker(new Uint8Array(fs.readFileSync(file)), file);
+}
+
+/**
+ * Write a model with the same trees and its issue maps fit anew; the maps
+ * for every other task are kept as they were, so no answer to a commit
+ * message moves. Through a file beside it, so no retrieval reads it half
+ * written.
+ */
+function writeMaps(file, model, cal1, cal2) {
+  const withMaps = (stage, cal) => {
+    const { issueCalibration: _old, ...rest } = stage;
+    return { ...rest, ...(cal.issue ? { issueCalibration: roundedKnots(cal.issue) } : {}) };
+  };
+  const next = { ...model, stages: [withMaps(model.stages[0], cal1), withMaps(model.stages[1], cal2)] };
+  fs.writeFileSync(`${file}.tmp`, modelFile.encodeRanker(next));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
 function writeModel(file, { BASE_FEATURES, RELATION_FEATURES, stage1, cal1, stage2, cal2, note }) {
-  const stage = (trained, cal) => modelFile.packStage(round(trained.base), compactTrees(trained), cal.map(([x, p]) => [round(x), round(p)]));
+  const stage = (trained, cal) => modelFile.packStage(round(trained.base), compactTrees(trained), roundedKnots(cal.all), cal.issue ? roundedKnots(cal.issue) : undefined);
   const model = {
     kind: "graph-retrieve ranker",
     version: 2,

@@ -134,6 +134,7 @@ export function evaluate(
 ): Evaluation[] {
   const paths = features.pool.map((f) => f.path);
   const stage = model.stages[cycle === 1 || !previous ? 0 : 1];
+  const isIssue = features.searched.taskQuery.isIssue === true;
   const relations = previous
     ? relationFeatures(features.graph, paths.map((p) => previous.probability.get(p) ?? 0))
     : undefined;
@@ -144,7 +145,7 @@ export function evaluate(
     const tie = ties?.[i];
     return {
       path: file.path,
-      relevance: round(calibrate(stage, margin)),
+      relevance: round(calibrate(stage, margin, isIssue)),
       score: margin,
       probability: sigmoid(margin),
       reason: reasonOf(features, i, tie),

@@ -22,6 +22,14 @@ describe("the shipped ranker", () => {
         // the calibration map rises: a higher log-odds never means a lower chance
         for (let i = 1; i < stage.calibration.length; i++) expect(stage.calibration[i]![1]).toBeGreaterThanOrEqual(stage.calibration[i - 1]![1]);
       }
+      // the shipped history model was calibrated on tasks read as issues too: its map for them rises
+      if (path === DEFAULT_MODEL_PATH) {
+        for (const stage of model.stages) {
+          const issue = stage.issueCalibration ?? [];
+          expect(issue.length).toBeGreaterThan(1);
+          for (let i = 1; i < issue.length; i++) expect(issue[i]![1]).toBeGreaterThanOrEqual(issue[i - 1]![1]);
+        }
+      }
       expect(loadRanker(path)).toBe(model); // read once
     }
     expect(loadRanker()).toBe(loadRanker(DEFAULT_MODEL_PATH));
@@ -54,6 +62,15 @@ describe("scoring", () => {
     expect(calibrate(stage, -5)).toBe(0.2);
     expect(calibrate(stage, 5)).toBe(0.8);
   });
+
+  it("calibrates a task read as an issue through the issue map, where the stage has one", () => {
+    const withIssues = packStage(0.5, [{ feature: [-1], threshold: [0], left: [0], right: [0], value: [0] }], [[-1, 0.2], [1, 0.8]], [[-1, 0.1], [1, 0.5]]);
+    expect(calibrate(withIssues, 1)).toBe(0.8);
+    expect(calibrate(withIssues, 1, true)).toBe(0.5);
+    expect(calibrate(withIssues, 0, true)).toBeCloseTo(0.3);
+    // a stage without one: the same map for every task
+    expect(calibrate(stage, 1, true)).toBe(0.8);
+  });
 });
 
 describe("the model file", () => {
@@ -68,7 +85,7 @@ describe("the model file", () => {
     note: "two trees",
     features: ["a", "b", "c"],
     relationFeatures: [],
-    stages: [packStage(0.25, trees, [[-1, 0.1], [2, 0.9]]), packStage(-1, trees.slice(1), [])],
+    stages: [packStage(0.25, trees, [[-1, 0.1], [2, 0.9]], [[-1, 0.05], [2, 0.6]]), packStage(-1, trees.slice(1), [])],
   };
 
   it("reads back what was written: the same scores, calibration and note", () => {
@@ -76,6 +93,8 @@ describe("the model file", () => {
     expect(read.note).toBe("two trees");
     expect(read.features).toEqual(["a", "b", "c"]);
     expect(read.stages[0].calibration).toEqual([[-1, 0.1], [2, 0.9]]);
+    expect(read.stages[0].issueCalibration).toEqual([[-1, 0.05], [2, 0.6]]);
+    expect(read.stages[1].issueCalibration).toBeUndefined();
     for (const row of [[0, 0, 0], [1, 0, 0.5], [0.5, 3, 0], [1, 2, 0.25], [1, 2, 0.3]]) {
       expect(scoreRow(read.stages[0], row)).toBe(scoreRow(small.stages[0], row));
       expect(scoreRow(read.stages[1], row)).toBe(scoreRow(small.stages[1], row));

@@ -28,6 +28,8 @@ export interface RankerStage {
   base: number;
   /** [log-odds, probability] knots, increasing: the calibration map (piecewise linear, flat beyond the ends). */
   calibration: Array<[number, number]>;
+  /** The map for a task read as an issue (read-issue.ts), fit on issue tasks alone; without it, `calibration` serves every task. */
+  issueCalibration?: Array<[number, number]>;
   /** Tree t's nodes are roots[t] … roots[t + 1] − 1. */
   roots: Uint32Array;
   feature: Int16Array;
@@ -50,6 +52,7 @@ interface StageHeader {
   trees: number;
   nodes: number;
   calibration: Array<[number, number]>;
+  issueCalibration?: Array<[number, number]>;
 }
 
 const MAGIC = "GRRANKER";
@@ -70,11 +73,12 @@ function stageBytes(nodes: number, trees: number): number {
  * @example
  * packStage(0.5, [{ feature: [0, -1, -1], threshold: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, -1, 1] }], []);
  */
-export function packStage(base: number, trees: readonly RankerTree[], calibration: Array<[number, number]>): RankerStage {
+export function packStage(base: number, trees: readonly RankerTree[], calibration: Array<[number, number]>, issueCalibration?: Array<[number, number]>): RankerStage {
   const nodes = trees.reduce((n, t) => n + t.feature.length, 0);
   const stage: RankerStage = {
     base,
     calibration,
+    ...(issueCalibration ? { issueCalibration } : {}),
     roots: new Uint32Array(trees.length + 1),
     feature: new Int16Array(nodes),
     split: new Float64Array(nodes),
@@ -106,7 +110,7 @@ export function encodeRanker(model: RankerModel): Uint8Array {
     ...(model.note !== undefined ? { note: model.note } : {}),
     features: model.features,
     relationFeatures: model.relationFeatures,
-    stages: model.stages.map((s): StageHeader => ({ base: s.base, trees: s.roots.length - 1, nodes: s.split.length, calibration: s.calibration })),
+    stages: model.stages.map((s): StageHeader => ({ base: s.base, trees: s.roots.length - 1, nodes: s.split.length, calibration: s.calibration, ...(s.issueCalibration ? { issueCalibration: s.issueCalibration } : {}) })),
   };
   const json = new TextEncoder().encode(JSON.stringify(header));
   const start = padTo8(PREFIX + json.length);
@@ -169,7 +173,7 @@ function wellFormed(stage: RankerStage, width: number): boolean {
 
 function isStageHeader(s: unknown): s is StageHeader {
   const h = s as StageHeader;
-  return !!h && Number.isFinite(h.base) && Number.isInteger(h.trees) && h.trees >= 0 && Number.isInteger(h.nodes) && h.nodes >= 0 && Array.isArray(h.calibration);
+  return !!h && Number.isFinite(h.base) && Number.isInteger(h.trees) && h.trees >= 0 && Number.isInteger(h.nodes) && h.nodes >= 0 && Array.isArray(h.calibration) && (h.issueCalibration === undefined || Array.isArray(h.issueCalibration));
 }
 
 /**
@@ -213,7 +217,7 @@ export function decodeRanker(bytes: Uint8Array, source: string): RankerModel {
     at += 2 * h.nodes;
     const right = arrayAt(Uint16Array, buffer, at, h.nodes);
     at = padTo8(at + 2 * h.nodes);
-    return { base: h.base, calibration: h.calibration, roots, feature, split, left, right };
+    return { base: h.base, calibration: h.calibration, ...(h.issueCalibration ? { issueCalibration: h.issueCalibration } : {}), roots, feature, split, left, right };
   });
   const width = (Array.isArray(header.features) ? header.features.length : 0) + (Array.isArray(header.relationFeatures) ? header.relationFeatures.length : 0);
   if (!stages.every((s) => wellFormed(s, width))) return refuse("has a damaged tree");

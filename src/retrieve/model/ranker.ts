@@ -92,9 +92,14 @@ export function scoreRow(stage: RankerStage, row: ArrayLike<number>): number {
   return margin;
 }
 
-/** The calibrated probability of a log-odds: piecewise linear through the knots, flat beyond them. */
-export function calibrate(stage: RankerStage, margin: number): number {
-  const knots = stage.calibration;
+/**
+ * The calibrated probability of a log-odds: piecewise linear through the
+ * knots, flat beyond them; a task read as an issue goes through the
+ * stage's map for issues, where the model has one (the same log-odds means
+ * less on an issue's longer, vaguer text).
+ */
+export function calibrate(stage: RankerStage, margin: number, isIssue = false): number {
+  const knots = isIssue && stage.issueCalibration?.length ? stage.issueCalibration : stage.calibration;
   if (knots.length === 0) return 1 / (1 + Math.exp(-margin));
   if (margin <= knots[0]![0]) return knots[0]![1];
   const last = knots[knots.length - 1]!;
