@@ -110,7 +110,7 @@ export interface NameEvidence {
 }
 
 /**
- * @param literalsOf a file's literal trigrams (its parsed facts): read only for a file that holds every term of a message
+ * @param literalsOf a file's literal trigrams (its parsed facts), sorted
  * @example
  * nameEvidence(index.byPath.get("src/sort-action.ts")!, taskNamesOf(parseTask("Fix sort action"))).stemNamed; // 1
  */
@@ -134,10 +134,9 @@ export function nameEvidence(file: IndexedFile, names: TaskNames, literalsOf?: (
   }
   let literalShare = 0;
   if (literalsOf) {
-    for (const message of names.messages) {
-      if (!message.terms.every((t) => file.allTerms.has(t))) continue;
-      literalShare = Math.max(literalShare, heldShare(literalsOf(file.path), message.shingles));
-    }
+    // a string literal's words are in no field of the lexical index: the literals themselves are asked (a binary search a trigram)
+    const literals = names.messages.length > 0 ? literalsOf(file.path) : [];
+    for (const message of names.messages) literalShare = Math.max(literalShare, heldShare(literals, message.shingles));
   }
   let inDefinitions = 0;
   for (const id of names.identifiers) {
