@@ -10,7 +10,8 @@
  * - `title`: the first line, when more follow;
  * - `prose`: the lines that say something, template headings, checkboxes,
  *   environment lines, images, HTML and versions taken out;
- * - `code`: fenced blocks and inline code;
+ * - `code`: the fenced blocks (inline code stays in the prose, in its
+ *   backticks);
  * - `frames`: stack-trace frames (Node and Chrome `at fn (file:line:col)`,
  *   Firefox `fn@file:line:col`, Python `File "file", line N, in fn`);
  * - `messages`: error messages (`TypeError: x is not a function`) and
@@ -40,7 +41,7 @@ export interface IssueText {
   title?: string;
   /** The lines of prose, with the template and environment taken out. */
   prose: string[];
-  /** Fenced blocks and inline code, as written (frames and messages are also read out of them). */
+  /** The fenced blocks, as written (frames and messages are also read out of them). */
   code: string[];
   frames: StackFrame[];
   /** Error messages and quoted strings, as written, each once. */
@@ -97,6 +98,23 @@ export function framePath(file: string): string {
   const url = /^[a-z][\w+.-]*:\/\/+[^/]*(\/.*)?$/i.exec(path);
   if (url) path = url[1] ?? "";
   return path.replace(/^(?:\.?\/)+/, "");
+}
+
+/**
+ * The part of a frame's path that can name a file of the repository: what
+ * follows the last `node_modules/<package>/` (a dependency's own files, as
+ * its repository holds them), else the last three segments of an absolute
+ * path (a checkout's folders above the repository are the reporter's).
+ *
+ * @example
+ * repositoryPath("/home/me/app/node_modules/@acme/tool/dist/config/load.js"); // "dist/config/load.js"
+ * repositoryPath("/usr/src/app/lib/router.js");                             // "app/lib/router.js"
+ */
+export function repositoryPath(path: string): string {
+  const plain = framePath(path);
+  const inPackage = /(?:^|\/)node_modules\/(?:@[^/]+\/)?[^/]+\/(.+)$/.exec(plain);
+  if (inPackage) return inPackage[1]!;
+  return /^(?:\/|[A-Za-z]:[\\/])/.test(path) ? plain.split(/[\\/]/).slice(-3).join("/") : plain;
 }
 
 const isWordy = (text: string) => /\p{L}{2,}.*\s.*\p{L}{2,}/su.test(text) || /\p{Script=Han}{2,}/u.test(text);
@@ -182,11 +200,11 @@ export function readIssue(text: string): IssueText {
   }
 
   const cleaned = prose.map((line) => {
-    let out = line.replace(INLINE_CODE, (_all, inner: string) => {
-      code.push(inner);
-      if (/\s/.test(inner.trim()) && isWordy(inner)) messages.add(inner.trim());
-      return ` ${inner} `;
-    });
+    for (const m of line.matchAll(INLINE_CODE)) {
+      const inner = m[1]!.trim();
+      if (/\s/.test(inner) && isWordy(inner)) messages.add(inner);
+    }
+    let out = line;
     out = out.replace(MARKDOWN_LINK, (_all, label: string, href: string) => {
       const blob = BLOB_PATH.exec(href);
       if (blob) paths.add(decodeURIComponent(blob[1]!));

@@ -5,7 +5,8 @@
  * repository links. A commit message reads back as itself.
  */
 import { describe, expect, it } from "vitest";
-import { framePath, readIssue } from "../../src/retrieve/read-issue.js";
+import { parseTask } from "../../src/retrieve/query.js";
+import { framePath, readIssue, repositoryPath } from "../../src/retrieve/read-issue.js";
 
 const NODE_TRACE = `Crash when the config has no plugins
 
@@ -135,5 +136,33 @@ describe("readIssue", () => {
     expect(issue.title).toBeUndefined();
     expect(issue.prose).toEqual(["router: keep the trailing slash when mounting a sub-app"]);
     expect(issue.frames).toEqual([]);
+  });
+});
+
+describe("repositoryPath", () => {
+  it("keeps what a dependency's own repository holds, or the last segments of an absolute path", () => {
+    expect(repositoryPath("/home/me/app/node_modules/@acme/tool/dist/config/load.js")).toBe("dist/config/load.js");
+    expect(repositoryPath("/home/me/proj/node_modules/some-tool/dist/cli.js")).toBe("dist/cli.js");
+    expect(repositoryPath("/usr/src/app/lib/router.js")).toBe("app/lib/router.js");
+    expect(repositoryPath("webpack:///./src/ol/Map.js")).toBe("src/ol/Map.js");
+    expect(repositoryPath("app/runner.py")).toBe("app/runner.py");
+  });
+});
+
+describe("parseTask on an issue", () => {
+  it("searches the title, the prose and what the code names, not the template, the environment or the links", () => {
+    const query = parseTask(`${NODE_TRACE}\n${TEMPLATE.split("\n").slice(1).join("\n")}`);
+    const terms = query.terms.map((t) => t.term);
+    for (const noise of ["describ", "expect", "environ", "chrome", "maco", "browser", "githubusercontent", "gif"]) expect(terms, noise).not.toContain(noise);
+    // the frames' functions and files, and the error message
+    expect(query.identifiers).toEqual(expect.arrayContaining(["loadPlugins", "resolveConfig"]));
+    expect(query.paths).toEqual(expect.arrayContaining(["dist/config/load-plugins.js", "dist/cli.js"]));
+    expect(query.phrases).toContain("Cannot read properties of undefined (reading 'map')");
+    expect(terms).toEqual(expect.arrayContaining(["plugin", "crash", "typ", "start", "subprocess"]));
+  });
+
+  it("reads a commit message as before", () => {
+    const task = "useQueries: Prevent infinite render loops when useSuspenseQueries has duplicate queryKeys";
+    expect(parseTask(task).identifiers).toEqual(["useQueries", "useSuspenseQueries", "queryKeys"]);
   });
 });
