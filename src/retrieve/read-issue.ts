@@ -181,7 +181,8 @@ export function readIssue(text: string): IssueText {
       inEnvironment = ENVIRONMENT_HEADING.test(words);
       continue;
     }
-    if (inEnvironment || ENVIRONMENT_LINE.test(raw) || CHECKBOX.test(raw)) {
+    // a line of the body, never a one-line task ("browser: prefer pretty-print" is a commit's scope)
+    if (title !== undefined && (inEnvironment || ENVIRONMENT_LINE.test(raw) || CHECKBOX.test(raw))) {
       dropped.environment++;
       if (!CHECKBOX.test(raw)) isIssue = true;
       continue;
