@@ -20,6 +20,7 @@
  */
 
 import { normaliseTerm, splitIdentifier, wordsOf } from "../util/terms.js";
+import { readIssue, repositoryPath } from "./read-issue.js";
 import {
   loadGlossary,
   loadStopwords,
@@ -108,6 +109,11 @@ const BRACKET_SCOPE = /^\s*\[([^\]\s][^\]]*)\]\s*/;
 const HAN_RUN = /(\p{Script=Han}+)/u;
 const LEADING_PUNCT = /^[\s"'`“”‘’([{<,;:!?。，、；：！？（）【】《》]+/u;
 const TRAILING_PUNCT = /[\s"'`“”‘’)\]}>,;:!?.。，、；：！？（）【】《》]+$/u;
+
+/** A code block's words: identifiers and dotted names. */
+const CODE_TOKEN = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g;
+/** What a stack frame's function names that is no code of the repository. */
+const FRAME_NOISE = new Set(["Object", "Module", "anonymous", "Array", "Promise", "process", "processTicksAndRejections", "runMicrotasks", "async", "new", "eval"]);
 
 /** Collects terms, identifiers, paths and phrases in order of appearance, without duplicates. */
 class QueryBuilder {
@@ -307,6 +313,21 @@ export function parseTask(task: string, options: ParseTaskOptions = {}): TaskQue
   const builder = new QueryBuilder(loadStopwords());
   // NFKC folds full-width letters and punctuation (ｌｏｇｉｎ，：) to ASCII; Chinese characters are unchanged.
   let text = task.normalize("NFKC");
+
+  // an issue's template, environment, links and images say nothing of the code: its title and prose are read,
+  // and what its code blocks, stack frames and messages name (a commit message has none of this and is read whole)
+  const issue = readIssue(text);
+  if (issue.isIssue) {
+    text = [issue.title ?? "", ...issue.prose].join("\n");
+    for (const block of issue.code) for (const token of block.match(CODE_TOKEN) ?? []) if (isIdentifierLike(token)) builder.addIdentifier(token);
+    for (const frame of issue.frames) {
+      for (const part of frame.fn?.split(".") ?? []) if (/^[A-Za-z_$][\w$]{2,}$/.test(part) && !FRAME_NOISE.has(part)) builder.addIdentifier(part);
+      const path = repositoryPath(frame.path);
+      if (path) builder.addPath(path);
+    }
+    for (const message of issue.messages) addQuoted(message, builder, glossary);
+    for (const path of issue.paths) builder.addPath(path);
+  }
 
   text = takeScope(text, builder);
   text = text.replace(BACKTICKED, (_, code: string) => {

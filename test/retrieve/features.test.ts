@@ -5,7 +5,7 @@ import { collectPool, neighboursOf } from "../../src/retrieve/features/candidate
 import { extendPool, extractTaskFeatures } from "../../src/retrieve/features/extract.js";
 import { lexicalEvidence, prepareTerms } from "../../src/retrieve/features/lexical-features.js";
 import { poolGraphOf, relationFeatures, RELATION_FEATURES, type PoolGraph } from "../../src/retrieve/features/relation-features.js";
-import { nameEvidence, nameKey, stemOf, taskNamesOf } from "../../src/retrieve/features/task-names.js";
+import { nameEvidence, nameKey, pathsNamed, stemOf, taskNamesOf } from "../../src/retrieve/features/task-names.js";
 import { searchTask } from "../../src/retrieve/features/task-query.js";
 import { parseTask } from "../../src/retrieve/query.js";
 import { createRetrievalContext, type RetrievalContext } from "../../src/retrieve/retrieval-context.js";
@@ -71,6 +71,18 @@ describe("what the task names", () => {
     expect(nameEvidence(jwt, names).pathNamed).toBe(1);
     expect(nameEvidence(tokens, names).definesIdentifier).toBe(1);
     expect(nameEvidence(tokens, names).stemNamed).toBe(0);
+  });
+
+  it("maps a stack frame's file under a build folder back to the source file it was compiled from", () => {
+    const tokens = auth.index.byPath.get("src/auth/tokens.ts")!;
+    const jwt = auth.index.byPath.get("src/auth/jwt-utils.ts")!;
+    const trace = "Login fails after an hour\n\n```\nTypeError: Cannot read properties of undefined (reading 'exp')\n    at verify (/srv/app/node_modules/auth-service/dist/esm/auth/tokens.js:40:11)\n```";
+    const names = taskNamesOf(parseTask(trace));
+    expect(names.paths).toEqual(expect.arrayContaining(["dist/esm/auth/tokens.js", "auth/tokens.js"]));
+    expect(nameEvidence(tokens, names).pathNamed).toBe(1);
+    expect(nameEvidence(jwt, names).pathNamed).toBe(0);
+    // a source folder named lib/ is no build folder: its path is matched as written
+    expect(pathsNamed(["lib/router.js", "src/build-info.ts"])).toEqual(["lib/router.js", "src/build-info.ts"]);
   });
 
   it("takes an index file's stem from its folder, and calls generic stems generic", () => {

@@ -30,6 +30,28 @@ export function nameKey(word: string): string {
   return splitIdentifier(word).join("");
 }
 
+/** A build output folder: what a stack trace names under it was compiled from the source file of the same name. */
+const BUILD_FOLDER = /^(?:.*\/)?(?:dist|build|out|esm|cjs|umd|bundle|compiled)\/(?:(?:esm|cjs|umd|es|es5|es2015|node|browser)\/)?/;
+
+/**
+ * A path as the task names it and, for a file under a build folder, the same
+ * path below it (`dist/config/load.js` also names `src/config/load.ts`
+ * through `config/load`).
+ *
+ * @example
+ * pathsNamed(["dist/esm/config/load.js"]); // ["dist/esm/config/load.js", "config/load.js"]
+ */
+export function pathsNamed(paths: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const raw of paths) {
+    const p = raw.toLowerCase().replace(/^\.\//, "");
+    out.add(p);
+    const below = p.replace(BUILD_FOLDER, "");
+    if (below !== p && /[^/]\.[a-z]+$/.test(below)) out.add(below);
+  }
+  return [...out];
+}
+
 /**
  * @example
  * const names = taskNamesOf(parseTask("Fix sort action in `useController`"));
@@ -47,7 +69,7 @@ export function taskNamesOf(taskQuery: TaskQuery): TaskNames {
   for (const id of taskQuery.identifiers) keys.add(nameKey(id.split(".").pop() ?? id));
   const phrases = taskQuery.phrases.map((p) => [...new Set(termsOf(p))]).filter((terms) => terms.length >= 2);
   return {
-    paths: taskQuery.paths.map((p) => p.toLowerCase().replace(/^\.\//, "")),
+    paths: pathsNamed(taskQuery.paths),
     keys,
     identifiers: taskQuery.identifiers.map((id) => id.toLowerCase()),
     phrases,
