@@ -135,18 +135,21 @@ export function readIssue(text: string): IssueText {
   let body = text.replace(/\r\n?/g, "\n").replace(HTML_COMMENT, "");
   let isIssue = false;
 
-  const readCodeLines = (block: string) => {
-    for (const line of block.split("\n")) {
-      const frame = frameOf(line);
-      if (frame) {
-        frames.push(frame);
-        const path = framePath(frame.path);
-        if (path) paths.add(path);
-        continue;
-      }
-      const error = ERROR_LINE.exec(line);
-      if (error) messages.add(error[1]!);
+  // a stack frame or an error line is noted; true for a frame (no prose)
+  const noteTrace = (line: string): boolean => {
+    const frame = frameOf(line);
+    if (frame) {
+      frames.push(frame);
+      const path = framePath(frame.path);
+      if (path) paths.add(path);
+      return true;
     }
+    const error = ERROR_LINE.exec(line);
+    if (error) messages.add(error[1]!);
+    return false;
+  };
+  const readCodeLines = (block: string) => {
+    for (const line of block.split("\n")) noteTrace(line);
   };
 
   // fenced blocks first: their lines are code, never prose
@@ -187,16 +190,10 @@ export function readIssue(text: string): IssueText {
       if (!CHECKBOX.test(raw)) isIssue = true;
       continue;
     }
-    const frame = frameOf(raw);
-    if (frame) {
+    if (noteTrace(raw)) {
       isIssue = true;
-      frames.push(frame);
-      const path = framePath(frame.path);
-      if (path) paths.add(path);
       continue;
     }
-    const error = ERROR_LINE.exec(raw);
-    if (error) messages.add(error[1]!);
     prose.push(raw.trim());
   }
 
