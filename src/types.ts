@@ -317,5 +317,10 @@ export interface RetrievalResult {
   /** Gaps left after the last cycle. */
   gaps: string[];
   stats: RetrievalStats;
+  /**
+   * The index's diagnostics about the files above (`files`, `supporting`)
+   * and those about no file, then one warning counting the others by kind
+   * (the graph's `diagnostics` hold them all).
+   */
   diagnostics: Diagnostic[];
 }
