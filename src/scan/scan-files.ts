@@ -297,13 +297,45 @@ function rootError(root: string, error: unknown): RootError {
   );
 }
 
-async function walkDir(state: WalkState, task: DirTask): Promise<void> {
+/** Walk a folder and everything under it. */
+function walkDir(state: WalkState, task: DirTask): Promise<void> {
+  const pending: Promise<void>[] = [];
+  visitDir(state, task, pending);
+  return settled(pending);
+}
+
+const DONE: Promise<void> = Promise.resolve();
+
+/** Settles once every promise has (each is a walk, which never rejects but for the root's read). */
+function settled(pending: readonly Promise<void>[]): Promise<void> {
+  if (pending.length === 0) return DONE;
+  if (pending.length === 1) return pending[0]!;
+  return Promise.all(pending).then(() => undefined);
+}
+
+/**
+ * Walk a folder: one unchanged since the last walk (and its subfolders
+ * likewise) in this call, without a promise each (babel/babel, 12,947
+ * folders nearly all taken: a promise, an await and a Promise.all each
+ * were ~60 ms of a warm query); a folder to read, or whose .gitignore must
+ * be read again, in a promise added to `pending`.
+ */
+function visitDir(state: WalkState, task: DirTask, pending: Promise<void>[]): void {
   if (state.visitedDirs.has(task.realPath)) return;
   state.visitedDirs.add(task.realPath);
   // the folder's times before its entries are read: a change after this shows in the next walk's
   const stamp = state.folders || state.lastWalk ? (task.viaLink ? undefined : (state.ahead?.folder(task.path) ?? stampOf(task.realPath))) : undefined;
   const last = stamp && state.lastWalk?.byPath.get(task.path);
-  if (last && isUnchangedSince(last, stamp, state.lastWalk!.snapshot.startedAt)) return takeFromLastWalk(state, task, last, stamp);
+  if (last && isUnchangedSince(last, stamp, state.lastWalk!.snapshot.startedAt)) {
+    if ((last[3] & HAS_GITIGNORE) === 0) takeFromLastWalk(state, task, last, stamp, pending);
+    else pending.push(takeWithGitignore(state, task, last, stamp));
+    return;
+  }
+  pending.push(readDir(state, task, stamp));
+}
+
+/** A folder read: its entries listed and tested (a subfolder walked in turn). */
+async function readDir(state: WalkState, task: DirTask, stamp: FolderStamp | undefined): Promise<void> {
   let entries: Dirent[];
   try {
     entries = await readdir(task.realPath, { withFileTypes: true });
@@ -364,22 +396,34 @@ function folderFlags(task: DirTask, entries: readonly Dirent[], gitignore: boole
  * read again (its text may have changed in place); the caller checks the
  * rules are the last walk's (else it walks every folder).
  */
-async function takeFromLastWalk(state: WalkState, task: DirTask, last: FolderRecord, stamp: FolderStamp): Promise<void> {
+function takeFromLastWalk(state: WalkState, task: DirTask, last: FolderRecord, stamp: FolderStamp, pending: Promise<void>[]): void {
   state.foldersTaken++;
   state.onFolder?.(task.path, undefined);
   state.folders?.push({ path: task.path, stamp, flags: last[3], taken: last });
-  const here: DirTask = (last[3] & HAS_GITIGNORE) !== 0 ? { ...task, levels: await addGitignore(state, task) } : task;
+  takeContents(state, task, last, pending);
+}
+
+/** The same, for a folder with a .gitignore: read again (its text may have changed in place), its rules apply below. */
+async function takeWithGitignore(state: WalkState, task: DirTask, last: FolderRecord, stamp: FolderStamp): Promise<void> {
+  state.foldersTaken++;
+  state.onFolder?.(task.path, undefined);
+  state.folders?.push({ path: task.path, stamp, flags: last[3], taken: last });
+  const pending: Promise<void>[] = [];
+  takeContents(state, { ...task, levels: await addGitignore(state, task) }, last, pending);
+  await settled(pending);
+}
+
+/** A taken folder's candidate files, as the last walk listed them, and its subfolders, each walked. */
+function takeContents(state: WalkState, here: DirTask, last: FolderRecord, pending: Promise<void>[]): void {
   for (let i = 4; i < last.length; i++) {
     const name = last[i] as string;
     state.candidates.push({ path: pathIn(here.path, name), realPath: childPath(here.realPath, name), viaLink: false });
   }
-  const pending: Promise<void>[] = [];
-  for (const name of state.lastWalk!.subfolders.get(task.path) ?? []) {
-    const path = pathIn(here.path, name);
-    pending.push(walkDir(state, { path, realPath: childPath(here.realPath, name), levels: here.levels, isIncluded: here.isIncluded || state.filter.isIncluded(path), viaLink: false }));
-  }
   state.onCandidates?.(state.candidates.length);
-  await Promise.all(pending);
+  for (const name of state.lastWalk!.subfolders.get(here.path) ?? []) {
+    const path = pathIn(here.path, name);
+    visitDir(state, { path, realPath: childPath(here.realPath, name), levels: here.levels, isIncluded: here.isIncluded || state.filter.isIncluded(path), viaLink: false }, pending);
+  }
 }
 
 /** `name` inside the real, normalised folder path `folder` (what join() gives for a plain name). */
