@@ -22,6 +22,16 @@ export const EXCLUDED_DIR_NAMES: ReadonlySet<string> = new Set([
   ".next",
   ".turbo",
   ".cache",
+  // Python: bytecode, virtual environments and what is installed in them, tool caches
+  "__pycache__",
+  ".venv",
+  "venv",
+  "site-packages",
+  ".tox",
+  ".nox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".ruff_cache",
   // version control
   ".git",
   ".hg",
@@ -31,6 +41,9 @@ export const EXCLUDED_DIR_NAMES: ReadonlySet<string> = new Set([
   "_darcs",
   "CVS",
 ]);
+
+/** Folder name patterns skipped at any depth: a Python distribution's metadata (`app.egg-info`). */
+export const EXCLUDED_DIR_PATTERNS: readonly RegExp[] = [/\.egg-info$/];
 
 /**
  * Folder names that hold build output in some projects and hand-written
@@ -90,11 +103,12 @@ export const GENERATED_MARKERS: readonly { label: string; pattern: RegExp }[] = 
  * True for a folder name the scan never enters.
  *
  * @example
- * isExcludedDirName(".git") // true
- * isExcludedDirName("src")  // false
+ * isExcludedDirName(".git")         // true
+ * isExcludedDirName("app.egg-info") // true
+ * isExcludedDirName("src")          // false
  */
 export function isExcludedDirName(name: string): boolean {
-  return EXCLUDED_DIR_NAMES.has(name);
+  return EXCLUDED_DIR_NAMES.has(name) || EXCLUDED_DIR_PATTERNS.some((pattern) => pattern.test(name));
 }
 
 /** Version-control folders: never read, even when an include glob names them. */
@@ -110,7 +124,7 @@ const VERSION_CONTROL_DIR_NAMES: ReadonlySet<string> = new Set([".git", ".hg", "
  * isReopenableDirName(".git") // false
  */
 export function isReopenableDirName(name: string): boolean {
-  return (EXCLUDED_DIR_NAMES.has(name) || OUTPUT_DIR_NAMES.has(name)) && !VERSION_CONTROL_DIR_NAMES.has(name);
+  return (isExcludedDirName(name) || OUTPUT_DIR_NAMES.has(name)) && !VERSION_CONTROL_DIR_NAMES.has(name);
 }
 
 /**
