@@ -60,12 +60,15 @@ export function neighboursOf(context: RetrievalContext, path: string): Array<{ p
 /** Each index's files the caller's path test allows (1) or not (0), by test: a resident process asks the same of every query. */
 const allowedByIndex = new WeakMap<LexicalIndex, WeakMap<(path: string) => boolean, Uint8Array>>();
 
-/** Each file's stem (in the index's order), made once an index: a resident process's queries ask them again. */
-const stemsByIndex = new WeakMap<LexicalIndex, readonly FileStem[]>();
+/**
+ * The files' stems (in the index's order), each made when first asked and kept with the index: a resident
+ * process's queries ask them again; a command's one query asks only the files it weighs (rollup's tests are not).
+ */
+const stemsByIndex = new WeakMap<LexicalIndex, Array<FileStem | undefined>>();
 
-function stemsOf(index: LexicalIndex): readonly FileStem[] {
+function stemsOf(index: LexicalIndex): Array<FileStem | undefined> {
   let stems = stemsByIndex.get(index);
-  if (!stems) stemsByIndex.set(index, (stems = index.files.map((file) => stemOf(file.path))));
+  if (!stems) stemsByIndex.set(index, (stems = new Array<FileStem | undefined>(index.files.length)));
   return stems;
 }
 
@@ -103,7 +106,7 @@ export function collectPool(context: RetrievalContext, terms: readonly PreparedT
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
     if (allowed[i] === 0 || (options.excludeTests && file.isTest)) continue;
-    const evidence = nameEvidence(file, names, stems[i]);
+    const evidence = nameEvidence(file, names, (stems[i] ??= stemOf(file.path)));
     const past = pastOf(file.path);
     if (holds[i] === 0 && !isNamed(evidence)) {
       if (past > 0) remembered.push({ path: file.path, file, lexical: lexicalEvidence(context.index, file, terms, options.bm25f), names: evidence, historyMatch: past, origin: "history" });
