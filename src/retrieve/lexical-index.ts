@@ -52,6 +52,8 @@ export interface LexicalIndex {
   averageLengths: Record<Field, number>;
   /** How many files hold at least one of `terms` (any field), read from the postings. */
   countHoldingAny(terms: Iterable<string>): number;
+  /** 1 for each file (in `files` order) holding at least one of `terms` (any field), read from the postings. */
+  holdingAny(terms: Iterable<string>): Uint8Array;
 }
 
 const TEST_PATH = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|stories|bench)\.[cm]?[jt]sx?$/i;
@@ -194,6 +196,15 @@ export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
   const totals = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
   postings.lengthTotals().forEach((total, f) => (totals[FIELDS[f]!] = total));
   const n = Math.max(1, files.length);
+  const holdingAny = (terms: Iterable<string>): Uint8Array => {
+    const held = new Uint8Array(files.length);
+    for (const term of new Set(terms)) {
+      const list = postings.postings(term);
+      if (!list) continue;
+      for (let k = 0; k < list.length; k++) held[list[k] as number] = 1;
+    }
+    return held;
+  };
   const averageLengths = {} as Record<Field, number>;
   for (const field of FIELDS) averageLengths[field] = Math.max(1, totals[field] / n);
   return {
@@ -203,20 +214,11 @@ export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
     codeFrequency: postings.codeFrequency,
     averageLengths,
     countHoldingAny(terms) {
-      const seen = new Uint8Array(files.length);
+      const held = holdingAny(terms);
       let count = 0;
-      for (const term of new Set(terms)) {
-        const list = postings.postings(term);
-        if (!list) continue;
-        for (let k = 0; k < list.length; k++) {
-          const i = list[k] as number;
-          if (seen[i] === 0) {
-            seen[i] = 1;
-            count++;
-          }
-        }
-      }
+      for (let i = 0; i < held.length; i++) count += held[i]!;
       return count;
     },
+    holdingAny,
   };
 }

@@ -77,7 +77,12 @@ export function taskNamesOf(taskQuery: TaskQuery): TaskNames {
 }
 
 /** The file's stem: its base name without extension (`index` gives its folder's name). */
-export function stemOf(path: string): { stem: string; generic: boolean } {
+export interface FileStem {
+  stem: string;
+  generic: boolean;
+}
+
+export function stemOf(path: string): FileStem {
   const segments = path.split("/");
   const base = (segments[segments.length - 1] ?? "").replace(/(\.d)?(\.[a-z]+)?\.[cm]?[jt]sx?$/i, "");
   const key = nameKey(base);
@@ -104,7 +109,7 @@ export interface NameEvidence {
  * @example
  * nameEvidence(index.byPath.get("src/sort-action.ts")!, taskNamesOf(parseTask("Fix sort action"))).stemNamed; // 1
  */
-export function nameEvidence(file: IndexedFile, names: TaskNames): NameEvidence {
+export function nameEvidence(file: IndexedFile, names: TaskNames, fileStem: FileStem = stemOf(file.path)): NameEvidence {
   const lower = file.path.toLowerCase();
   let pathNamed = 0;
   for (const p of names.paths) {
@@ -113,7 +118,7 @@ export function nameEvidence(file: IndexedFile, names: TaskNames): NameEvidence 
       break;
     }
   }
-  const { stem, generic } = stemOf(file.path);
+  const { stem, generic } = fileStem;
   const named = stem.length >= MIN_STEM && names.keys.has(stem);
   let defines = 0;
   for (const id of names.identifiers) if (file.definedNames.has(id)) defines++;
