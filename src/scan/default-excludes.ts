@@ -22,10 +22,8 @@ export const EXCLUDED_DIR_NAMES: ReadonlySet<string> = new Set([
   ".next",
   ".turbo",
   ".cache",
-  // Python: bytecode, virtual environments and what is installed in them, tool caches
+  // Python: bytecode, what is installed (a virtual environment itself: see OUTPUT_DIR_NAMES), tool caches
   "__pycache__",
-  ".venv",
-  "venv",
   "site-packages",
   ".tox",
   ".nox",
@@ -46,12 +44,14 @@ export const EXCLUDED_DIR_NAMES: ReadonlySet<string> = new Set([
 export const EXCLUDED_DIR_PATTERNS: readonly RegExp[] = [/\.egg-info$/];
 
 /**
- * Folder names that hold build output in some projects and hand-written
- * scripts in others (`build/validate-exports.ts`): such a folder is left out
- * only when its entries look like output (see {@link looksLikeBuildOutput}),
- * or when .gitignore leaves it out, as any folder.
+ * Folder names that hold output in some projects and hand-written code in
+ * others (`build/validate-exports.ts`; a Python virtual environment `venv/`,
+ * or a package named `venv`): such a folder is left out only when its
+ * entries look like output (see {@link looksLikeBuildOutput}: a virtual
+ * environment holds its `pyvenv.cfg`), or when .gitignore leaves it out, as
+ * any folder.
  */
-export const OUTPUT_DIR_NAMES: ReadonlySet<string> = new Set(["build"]);
+export const OUTPUT_DIR_NAMES: ReadonlySet<string> = new Set(["build", "venv", ".venv"]);
 
 /**
  * Entry names that only a build writes: source maps, TypeScript's build
@@ -63,6 +63,10 @@ export const OUTPUT_ENTRY_PATTERNS: readonly RegExp[] = [
   /\.tsbuildinfo$/i,
   /^asset-manifest\.json$/i,
   /^index\.html?$/i,
+  // a Python virtual environment's marker (PEP 405), and a conda environment's; a package named venv has neither
+  // (hatch's src/hatch/venv: its three files were left out by the name alone)
+  /^pyvenv\.cfg$/,
+  /^conda-meta$/,
 ];
 
 /**

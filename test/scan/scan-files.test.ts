@@ -119,8 +119,15 @@ describe("scanFiles: Python", () => {
       "src/app/models.pyi": "class User: ...\n",
       "src/app/__pycache__/models.cpython-312.py": "",
       "src/app.egg-info/top_level.py": "",
+      ".venv/pyvenv.cfg": "home = /usr/bin\n",
       ".venv/lib/python3.12/site-packages/requests/api.py": "",
+      "venv/pyvenv.cfg": "home = /usr/bin\n",
       "venv/bin/activate_this.py": "",
+      "tools/.venv/conda-meta/history": "",
+      "tools/.venv/bin/tool.py": "",
+      // a package named venv (hatch's src/hatch/venv) is code, not an environment
+      "src/app/venv/__init__.py": "",
+      "src/app/venv/core.py": "",
       "tools/site-packages/six.py": "",
       ".tox/py312/lib/x.py": "",
       ".nox/tests/x.py": "",
@@ -132,7 +139,7 @@ describe("scanFiles: Python", () => {
       "src/app/data.pyc": "",
     });
     const result = await scanFiles(dir);
-    expect(pathsOf(result)).toEqual(["setup.py", "src/app/__init__.py", "src/app/models.py", "src/app/models.pyi", "tests/test_models.py"]);
+    expect(pathsOf(result)).toEqual(["setup.py", "src/app/__init__.py", "src/app/models.py", "src/app/models.pyi", "src/app/venv/__init__.py", "src/app/venv/core.py", "tests/test_models.py"]);
     const byPath = new Map(result.files.map((file) => [file.path, file]));
     expect(byPath.get("src/app/models.py")).toMatchObject({ language: "python", isDeclaration: false });
     expect(byPath.get("src/app/models.pyi")).toMatchObject({ language: "python", isDeclaration: true });

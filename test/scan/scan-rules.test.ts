@@ -43,7 +43,9 @@ describe("default excludes", () => {
     for (const name of ["node_modules", "dist", "coverage", ".git", ".hg", ".svn", ".next", ".turbo", ".cache"]) {
       expect(isExcludedDirName(name)).toBe(true);
     }
-    for (const name of ["__pycache__", ".venv", "venv", "site-packages", ".tox", ".mypy_cache", "shop.egg-info"]) expect(isExcludedDirName(name)).toBe(true);
+    for (const name of ["__pycache__", "site-packages", ".tox", ".mypy_cache", "shop.egg-info"]) expect(isExcludedDirName(name)).toBe(true);
+    // a virtual environment is left out by what it holds, not its name: a package may be named venv
+    for (const name of ["venv", ".venv"]) expect(isExcludedDirName(name)).toBe(false);
     for (const name of ["eggs", "egg-info", "venvs", "pycache"]) expect(isExcludedDirName(name)).toBe(false);
     // build holds committed scripts in many repositories: left out only when it looks like output
     for (const name of ["src", "out", "lib", ".github", "build"]) expect(isExcludedDirName(name)).toBe(false);
