@@ -2,9 +2,10 @@
  * Python's imports → scanned files, as Python finds them in a checkout.
  *
  * - An absolute module (`a.b.c`) is looked for under each import root (see
- *   python-roots.ts), then under the importer's own base: the folder above
- *   its outermost regular package (its own folder when it is in none), which
- *   is where running it as a script or under pytest puts it on `sys.path`.
+ *   python-roots.ts), then, for an importer outside the package roots (a
+ *   script, a test), under its own base: the folder above its outermost
+ *   regular package (its own folder when it is in none), which is where
+ *   running it as a script or under pytest puts it on `sys.path`.
  *   `a/b/c.py` (or `.pyi`) is the module, `a/b/c/__init__.py` the package; a
  *   folder without `__init__.py` that holds Python files is a namespace
  *   package, which has no file to lead to.
@@ -112,9 +113,13 @@ export function createPythonResolver(rootPath: string, filePaths: readonly strin
   }
 
   function resolveAbsolute(fromPath: string, module: string): PythonOutcome {
-    const searched = [...rootsOf()];
+    const roots = rootsOf();
+    const searched = [...roots];
+    // a module of a package root (src/ and the like) is imported as one: its own folder is on no sys.path (poetry's
+    // src/poetry, a namespace package, holds a package named json, which `import json` there does not reach)
+    const inPackageRoot = roots.some((root) => root !== "" && fromPath.startsWith(`${root}/`));
     const base = baseOf(fromPath);
-    if (!searched.includes(base)) searched.push(base);
+    if (!inPackageRoot && !searched.includes(base)) searched.push(base);
     let namespace: string | undefined;
     for (const root of searched) {
       const found = walk(root, module);

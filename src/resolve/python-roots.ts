@@ -108,10 +108,19 @@ function projectFolderCandidates(layout: PythonLayout): string[] {
   return [...candidates].sort();
 }
 
+/** Folder names of tests and their data, at any depth. */
+const TEST_DATA_FOLDERS: ReadonlySet<string> = new Set(["tests", "test", "testing", "fixtures", "__fixtures__", "test_data", "testdata"]);
+
+/** True when a folder is, or lies in, a folder of tests or test data. */
+function isTestDataFolder(folder: string): boolean {
+  return folder !== "" && folder.split("/").some((name) => TEST_DATA_FOLDERS.has(name));
+}
+
 /**
  * The import roots of a checkout, in the order they are searched: the
  * folders its configs declare, then each project's own folder and its
- * `src/` (when `src/` is no package itself), the root last.
+ * `src/` (when `src/` is no package itself), the root last. A project in
+ * a folder of tests or test data is no root.
  *
  * @param rootPath absolute real path of the root, "/"-separated
  * @example
@@ -121,6 +130,9 @@ export function findPythonRoots(rootPath: string, layout: PythonLayout): string[
   const declared: string[] = [];
   const projects: string[] = [];
   for (const folder of projectFolderCandidates(layout)) {
+    // a project kept as test data (tests/fixtures/app/pyproject.toml) is no root of the checkout's imports: poetry's
+    // 45 fixture projects made `from build import …` in its source lead to tests/fixtures/extended_project/build.py
+    if (isTestDataFolder(folder)) continue;
     let isProject = false;
     for (const name of PYTHON_PROJECT_FILES) {
       const text = readRegularFile(rootPath, pathIn(folder, name));

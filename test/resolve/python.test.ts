@@ -123,6 +123,37 @@ describe("python layouts", () => {
     expect(python.resolve("scripts/release.py", "yaml")).toEqual({ target: "pkg:yaml", external: true });
   });
 
+  it("a module of a package root is imported as one: its own folder is not searched, the standard library is not shadowed", () => {
+    const { root, paths } = tree({
+      "pyproject.toml": '[tool.poetry]\npackages = [{ include = "poetry", from = "src" }]\n',
+      // poetry's src/poetry has no __init__.py (a namespace package shared with poetry-core) and a package named json
+      "src/poetry/json/__init__.py": "",
+      "src/poetry/installation/__init__.py": "",
+      "src/poetry/installation/chef.py": "",
+      "tests/test_chef.py": "",
+      "tests/json.py": "",
+    });
+    const python = createPythonResolver(root, paths);
+    expect(python.resolve("src/poetry/installation/chef.py", "json")).toEqual({ target: "pkg:json", external: true });
+    expect(python.resolve("src/poetry/installation/chef.py", "poetry.json").target).toBe("src/poetry/json/__init__.py");
+    // a test is run by pytest, which puts its own folder first: there, json is the sibling
+    expect(python.resolve("tests/test_chef.py", "json").target).toBe("tests/json.py");
+  });
+
+  it("a project kept as test data is no import root of the checkout", () => {
+    const { root, paths } = tree({
+      "pyproject.toml": '[project]\nname = "tool"\n',
+      "src/tool/__init__.py": "",
+      "src/tool/builder.py": "",
+      "tests/fixtures/extended_project/pyproject.toml": '[project]\nname = "extended"\n',
+      "tests/fixtures/extended_project/build.py": "",
+      "tests/fixtures/extended_project/extended/__init__.py": "",
+    });
+    const python = createPythonResolver(root, paths);
+    expect(python.roots).toEqual(["src", ""]);
+    expect(python.resolve("src/tool/builder.py", "build")).toEqual({ target: "pkg:build", external: true });
+  });
+
   it("a namespace package has no file: importing it leads nowhere, quietly; its modules are found", () => {
     const { root, paths } = tree({ "acme/plugins/auth.py": "", "acme/plugins/billing/__init__.py": "", "main.py": "" });
     const python = createPythonResolver(root, paths);
