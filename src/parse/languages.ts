@@ -20,6 +20,12 @@ export interface LanguageRow {
    * `export { … } from` would: a Python package's `__init__.py` is its barrel.
    */
   barrelNames?: readonly string[];
+  /**
+   * A generated-code marker counts only in the comment lines that open the
+   * file, not in a comment-looking line further on: a Python `#` line inside
+   * a string (a template, a test's data) reads as a comment line by line.
+   */
+  markerInOpeningComments?: boolean;
 }
 
 /**
@@ -31,7 +37,7 @@ export const LANGUAGES: readonly LanguageRow[] = [
   { extensions: [".ts", ".mts", ".cts"], language: "typescript", grammarDir: "typescript" },
   { extensions: [".js", ".mjs", ".cjs"], language: "typescript", grammarDir: "typescript", jsxFallback: "tsx" },
   { extensions: [".tsx", ".jsx"], language: "tsx", grammarDir: "tsx" },
-  { extensions: [".py", ".pyi"], language: "python", grammarDir: "python", barrelNames: ["__init__.py", "__init__.pyi"] },
+  { extensions: [".py", ".pyi"], language: "python", grammarDir: "python", barrelNames: ["__init__.py", "__init__.pyi"], markerInOpeningComments: true },
 ];
 
 /** Which tree-sitter grammar parses a language, and which query files (under grammars/) it runs. */

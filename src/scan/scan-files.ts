@@ -38,7 +38,7 @@ import { lstatSync, readdirSync, type Dirent, type Stats } from "node:fs";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { RootError, UsageError } from "../errors.js";
-import { isDeclarationPath, LANGUAGES, languageForPath } from "../parse/languages.js";
+import { isDeclarationPath, LANGUAGES, languageForPath, languageRowForPath } from "../parse/languages.js";
 import type { Diagnostic, ScannedFile, ScanOptions, ScanResult } from "../types.js";
 import { isExcludedDirName, isExcludedFileName, isReopenableDirName, looksLikeBuildOutput, OUTPUT_DIR_NAMES } from "./default-excludes.js";
 import { BINARY_CHECK_BYTES, type FileHead, generatedMarkerOfHead, isBinaryHead, readFileHeadSync } from "./file-head.js";
@@ -667,7 +667,7 @@ function inspectFile(candidate: Candidate, maxFileBytes: number, known?: KnownFi
   if (!head.isFile) return {};
   if (head.size > maxFileBytes) return { diagnostic: skippedTooLarge(path, head.size, maxFileBytes) };
   if (isBinaryHead(head.bytes)) return { diagnostic: skippedBinary(path) };
-  const marker = generatedMarkerOfHead(head.bytes);
+  const marker = generatedMarkerOfHead(head.bytes, languageRowForPath(path)?.markerInOpeningComments === true);
   if (marker !== undefined) return { diagnostic: skippedGenerated(path, marker) };
   return {
     file: {
