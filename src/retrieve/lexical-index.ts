@@ -58,9 +58,12 @@ export interface LexicalIndex {
 
 const TEST_PATH = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|stories|bench)\.[cm]?[jt]sx?$/i;
 
+/** Python's test files by name, as pytest collects them (`test_*.py`, `*_test.py`) and its `conftest.py`, in any folder. */
+const PYTHON_TEST_NAME = /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.pyi?$/i;
+
 /** True for test, spec, mock and story files. */
 export function isTestPath(path: string): boolean {
-  return TEST_PATH.test(path);
+  return TEST_PATH.test(path) || PYTHON_TEST_NAME.test(path);
 }
 
 /** Parallel term and count arrays as a Map, in their order. */
