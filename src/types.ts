@@ -318,9 +318,10 @@ export interface RetrievalResult {
   gaps: string[];
   stats: RetrievalStats;
   /**
-   * The index's diagnostics about the files above (`files`, `supporting`)
-   * and those about no file, then one warning counting the others by kind
-   * (the graph's `diagnostics` hold them all).
+   * The index's diagnostics about the files above (`files`, `supporting`),
+   * those about no file and the files skipped (no answer can hold them),
+   * then one warning counting the others by kind (the graph's
+   * `diagnostics` hold them all).
    */
   diagnostics: Diagnostic[];
 }
