@@ -336,8 +336,7 @@ async function measurePackage(pkg, options) {
   if (!victim) throw new Error(`no ${pkg.language === "python" ? ".py" : ".ts or .js"} file under 200 KB to edit`);
   const before = pkg.editInPlace ? { bytes: fs.readFileSync(victim), stat: fs.statSync(victim) } : null;
   try {
-    // --edit-runs edits, each a new function appended (valid in .js and .ts alike: a type annotation in a .js
-    // file would send it to the TypeScript fallback), then `index`; the median run is shown
+    // --edit-runs edits, each a new function appended (see appendedFunction), then `index`; the median run is shown
     const edits = [];
     for (let i = 0; i < options.editRuns; i++) {
       fs.appendFileSync(victim, appendedFunction(pkg.language, `benchEditedLater${i}`, i));

@@ -306,7 +306,7 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
     const key = `${parentOf(fromPath)}\0${group}\0${specifier}`;
     let outcome = memo.get(key);
     if (outcome === undefined) {
-      if (isPython) outcome = (python ??= createPythonResolver(rootPath, filePaths)).resolve(fromPath, specifier);
+      if (isPython) outcome = (python ??= createPythonResolver(rootPath, filePaths, host.readFile)).resolve(fromPath, specifier);
       else outcome = kind === "reference" ? resolveReference(fromPath, specifier) : resolveModule(fromPath, specifier, kind);
       memo.set(key, outcome);
     } else {

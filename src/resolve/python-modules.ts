@@ -56,12 +56,13 @@ export interface PythonResolver {
 /**
  * @param rootPath absolute real path of the root, "/"-separated
  * @param filePaths the scanned files, root-relative POSIX (only the Python ones are read)
+ * @param readFile reads a project config inside the root (the resolver's root host; one of its own by default)
  * @example
  * const python = createPythonResolver("/repo", ["src/app/__init__.py", "src/app/db.py", "pyproject.toml"]);
  * python.resolve("src/app/__init__.py", ".db").target; // "src/app/db.py"
  * python.resolve("src/app/db.py", "sqlalchemy.orm").target; // "pkg:sqlalchemy"
  */
-export function createPythonResolver(rootPath: string, filePaths: readonly string[]): PythonResolver {
+export function createPythonResolver(rootPath: string, filePaths: readonly string[], readFile?: (absPath: string) => string | undefined): PythonResolver {
   const files = new Set<string>();
   const folders = new Set<string>([""]);
   for (const path of filePaths) {
@@ -71,7 +72,16 @@ export function createPythonResolver(rootPath: string, filePaths: readonly strin
   }
   const layout: PythonLayout = { files, folders };
   let roots: string[] | undefined;
-  const rootsOf = (): string[] => (roots ??= findPythonRoots(rootPath, layout));
+  const rootsOf = (): string[] => (roots ??= findPythonRoots(rootPath, layout, readFile));
+
+  /** A regular package's `__init__` file in `folder`, or undefined. */
+  function initIn(folder: string): string | undefined {
+    for (const ending of PYTHON_ENDINGS) {
+      const init = pathIn(folder, `__init__${ending}`);
+      if (files.has(init)) return init;
+    }
+    return undefined;
+  }
 
   /** The module file of `name` in `folder`: `name.py`, `name.pyi`, or the package's `__init__`. */
   function moduleIn(folder: string, name: string): Found {
@@ -80,21 +90,16 @@ export function createPythonResolver(rootPath: string, filePaths: readonly strin
       if (files.has(file)) return { file };
     }
     const dir = pathIn(folder, name);
-    for (const ending of PYTHON_ENDINGS) {
-      const init = pathIn(dir, `__init__${ending}`);
-      if (files.has(init)) return { file: init };
-    }
+    const init = initIn(dir);
+    if (init !== undefined) return { file: init };
     return folders.has(dir) ? { namespace: dir } : undefined;
   }
 
   /** The module at the dotted `path` (`a.b.c`) below `folder`; "" is `folder`'s own package. */
   function walk(folder: string, path: string): Found {
     if (path === "") {
-      for (const ending of PYTHON_ENDINGS) {
-        const init = pathIn(folder, `__init__${ending}`);
-        if (files.has(init)) return { file: init };
-      }
-      return { namespace: folder };
+      const init = initIn(folder);
+      return init !== undefined ? { file: init } : { namespace: folder };
     }
     const names = path.split(".");
     let dir = folder;

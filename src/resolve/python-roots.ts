@@ -11,9 +11,9 @@
  * that says it otherwise only loses its declared folder (the project's own
  * folder and `src/` still count).
  */
-import { lstatSync, readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { folderOf, pathIn } from "../util/folders.js";
+import { createRootHost } from "./root-host.js";
 
 /** The config files that name a project's package folders. */
 export const PYTHON_PROJECT_FILES: readonly string[] = ["pyproject.toml", "setup.cfg", "setup.py"];
@@ -71,17 +71,6 @@ export interface PythonLayout {
   folders: ReadonlySet<string>;
 }
 
-/** A regular file's text inside the root, or undefined (absent, a link, unreadable). */
-function readRegularFile(rootPath: string, relPath: string): string | undefined {
-  const abs = relPath === "" ? rootPath : `${rootPath}/${relPath}`;
-  try {
-    if (!lstatSync(abs).isFile()) return undefined;
-    return readFileSync(abs, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
 /** True when a folder is a regular package: it holds `__init__.py` or `__init__.pyi`. */
 export function isRegularPackage(layout: PythonLayout, folder: string): boolean {
   return layout.files.has(pathIn(folder, "__init__.py")) || layout.files.has(pathIn(folder, "__init__.pyi"));
@@ -123,10 +112,11 @@ function isTestDataFolder(folder: string): boolean {
  * a folder of tests or test data is no root.
  *
  * @param rootPath absolute real path of the root, "/"-separated
+ * @param readFile reads a file inside the root (the resolver's root host: nothing outside the root is read)
  * @example
  * findPythonRoots("/repo", layout) // ["src", ""] for a src/ layout declared in /repo/pyproject.toml
  */
-export function findPythonRoots(rootPath: string, layout: PythonLayout): string[] {
+export function findPythonRoots(rootPath: string, layout: PythonLayout, readFile: (absPath: string) => string | undefined = createRootHost(rootPath, new Map()).readFile): string[] {
   const declared: string[] = [];
   const projects: string[] = [];
   for (const folder of projectFolderCandidates(layout)) {
@@ -135,7 +125,7 @@ export function findPythonRoots(rootPath: string, layout: PythonLayout): string[
     if (isTestDataFolder(folder)) continue;
     let isProject = false;
     for (const name of PYTHON_PROJECT_FILES) {
-      const text = readRegularFile(rootPath, pathIn(folder, name));
+      const text = readFile(`${rootPath}/${pathIn(folder, name)}`);
       if (text === undefined) continue;
       isProject = true;
       for (const inner of declaredPackageFolders(name, text)) declared.push(pathIn(folder, inner));

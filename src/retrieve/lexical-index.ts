@@ -50,8 +50,6 @@ export interface LexicalIndex {
   /** Term → number of files holding it in code (names, definitions, identifiers; not comments or strings). */
   codeFrequency: TermCounter;
   averageLengths: Record<Field, number>;
-  /** How many files hold at least one of `terms` (any field), read from the postings. */
-  countHoldingAny(terms: Iterable<string>): number;
   /** 1 for each file (in `files` order) holding at least one of `terms` (any field), read from the postings. */
   holdingAny(terms: Iterable<string>): Uint8Array;
 }
@@ -216,12 +214,6 @@ export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
     documentFrequency: postings.documentFrequency,
     codeFrequency: postings.codeFrequency,
     averageLengths,
-    countHoldingAny(terms) {
-      const held = holdingAny(terms);
-      let count = 0;
-      for (let i = 0; i < held.length; i++) count += held[i]!;
-      return count;
-    },
     holdingAny,
   };
 }

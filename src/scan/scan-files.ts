@@ -327,8 +327,9 @@ function visitDir(state: WalkState, task: DirTask, pending: Promise<void>[]): vo
   const stamp = state.folders || state.lastWalk ? (task.viaLink ? undefined : (state.ahead?.folder(task.path) ?? stampOf(task.realPath))) : undefined;
   const last = stamp && state.lastWalk?.byPath.get(task.path);
   if (last && isUnchangedSince(last, stamp, state.lastWalk!.snapshot.startedAt)) {
-    if ((last[3] & HAS_GITIGNORE) === 0) takeFromLastWalk(state, task, last, stamp, pending);
-    else pending.push(takeWithGitignore(state, task, last, stamp));
+    markTaken(state, task, last, stamp);
+    if ((last[3] & HAS_GITIGNORE) === 0) takeContents(state, task, last, pending);
+    else pending.push(takeWithGitignore(state, task, last));
     return;
   }
   pending.push(readDir(state, task, stamp));
@@ -394,20 +395,17 @@ function folderFlags(task: DirTask, entries: readonly Dirent[], gitignore: boole
  * added, removed or renamed since) holds what it held then: its candidate
  * files, and the subfolders the walk went into. Its .gitignore, if any, is
  * read again (its text may have changed in place); the caller checks the
- * rules are the last walk's (else it walks every folder).
+ * rules are the last walk's (else it walks every folder). Here: the folder
+ * counted and recorded as taken.
  */
-function takeFromLastWalk(state: WalkState, task: DirTask, last: FolderRecord, stamp: FolderStamp, pending: Promise<void>[]): void {
+function markTaken(state: WalkState, task: DirTask, last: FolderRecord, stamp: FolderStamp): void {
   state.foldersTaken++;
   state.onFolder?.(task.path, undefined);
   state.folders?.push({ path: task.path, stamp, flags: last[3], taken: last });
-  takeContents(state, task, last, pending);
 }
 
-/** The same, for a folder with a .gitignore: read again (its text may have changed in place), its rules apply below. */
-async function takeWithGitignore(state: WalkState, task: DirTask, last: FolderRecord, stamp: FolderStamp): Promise<void> {
-  state.foldersTaken++;
-  state.onFolder?.(task.path, undefined);
-  state.folders?.push({ path: task.path, stamp, flags: last[3], taken: last });
+/** A taken folder's contents when it holds a .gitignore: read again (its text may have changed in place), its rules apply below. */
+async function takeWithGitignore(state: WalkState, task: DirTask, last: FolderRecord): Promise<void> {
   const pending: Promise<void>[] = [];
   takeContents(state, { ...task, levels: await addGitignore(state, task) }, last, pending);
   await settled(pending);
@@ -649,8 +647,9 @@ const headScratch = Buffer.allocUnsafe(BINARY_CHECK_BYTES);
  */
 function inspectFile(candidate: Candidate, maxFileBytes: number, known?: KnownFile, ahead?: StatsAhead): { file?: ScannedFile; diagnostic?: Diagnostic } {
   const { path, realPath } = candidate;
-  const language = languageForPath(path);
-  if (language === undefined) return {};
+  const row = languageRowForPath(path);
+  if (row === undefined) return {};
+  const { language } = row;
   if (known !== undefined) {
     // lstat: a regular file still, not a link put in its place since the walk (or the same, taken ahead)
     const stats = (!candidate.viaLink && ahead?.file(path)) || regularFileStats(realPath);
@@ -667,7 +666,7 @@ function inspectFile(candidate: Candidate, maxFileBytes: number, known?: KnownFi
   if (!head.isFile) return {};
   if (head.size > maxFileBytes) return { diagnostic: skippedTooLarge(path, head.size, maxFileBytes) };
   if (isBinaryHead(head.bytes)) return { diagnostic: skippedBinary(path) };
-  const marker = generatedMarkerOfHead(head.bytes, languageRowForPath(path)?.markerInOpeningComments === true);
+  const marker = generatedMarkerOfHead(head.bytes, row.markerInOpeningComments === true);
   if (marker !== undefined) return { diagnostic: skippedGenerated(path, marker) };
   return {
     file: {

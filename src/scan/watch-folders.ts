@@ -13,6 +13,7 @@
  */
 import { readdirSync, readFileSync, readlinkSync, statfsSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
+import { folderOf } from "../util/folders.js";
 
 /**
  * Where the system says nothing of its limit (not Linux, or no /proc):
@@ -90,12 +91,8 @@ export function readWatchLimit(): WatchLimit {
 
 /** True when `folder` or a folder holding it is in `folders`. */
 function isAtOrBelow(folder: string, folders: ReadonlySet<string>): boolean {
-  for (let path = folder; ; ) {
-    if (folders.has(path)) return true;
-    const slash = path.lastIndexOf("/");
-    if (slash < 0) return false;
-    path = path.slice(0, slash);
-  }
+  for (let path = folder; path !== ""; path = folderOf(path)) if (folders.has(path)) return true;
+  return false;
 }
 
 /** Why a watch of `wanted` folders cannot be, within `limit`. */

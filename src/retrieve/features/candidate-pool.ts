@@ -91,7 +91,13 @@ function allowedFiles(index: LexicalIndex, isAllowed: (path: string) => boolean)
  * const pool = collectPool(context, prepareTerms(index, query), taskNamesOf(taskQuery), options);
  * pool.map((f) => f.path); // best lexical first, then named files, then neighbours
  */
-export function collectPool(context: RetrievalContext, terms: readonly PreparedTerm[], names: TaskNames, options: PoolOptions): PoolFile[] {
+export function collectPool(
+  context: RetrievalContext,
+  terms: readonly PreparedTerm[],
+  names: TaskNames,
+  options: PoolOptions,
+  holds: Uint8Array = context.index.holdingAny(terms.map((t) => t.term)),
+): PoolFile[] {
   const scored: PoolFile[] = [];
   const remembered: PoolFile[] = [];
   const eligible = (file: IndexedFile) => options.isAllowed(file.path) && !(options.excludeTests && file.isTest);
@@ -99,9 +105,8 @@ export function collectPool(context: RetrievalContext, terms: readonly PreparedT
   const pastOf = (path: string) => options.historyQuery?.scores.get(path) ?? 0;
   const allowed = allowedFiles(context.index, options.isAllowed);
   const { files } = context.index;
-  // a file holding no term has no lexical evidence to weigh: it is weighed only when named or remembered
-  // (54,782 files: the evidence of every file, nearly all matching nothing, was ~25 ms of each query)
-  const holds = context.index.holdingAny(terms.map((t) => t.term));
+  // a file holding no term (`holds`: 1 for each that holds one) has no lexical evidence to weigh: it is weighed only
+  // when named or remembered (54,782 files: the evidence of every file, nearly all matching nothing, was ~25 ms of each query)
   const stems = stemsOf(context.index);
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;

@@ -76,12 +76,13 @@ export function taskNamesOf(taskQuery: TaskQuery): TaskNames {
   };
 }
 
-/** The file's stem: its base name without extension (`index` gives its folder's name). */
+/** A file's stem as a name key, and whether it is generic (`index`, `utils`). */
 export interface FileStem {
   stem: string;
   generic: boolean;
 }
 
+/** The file's stem: its base name without extension (`index` gives its folder's name). */
 export function stemOf(path: string): FileStem {
   const segments = path.split("/");
   const base = (segments[segments.length - 1] ?? "").replace(/(\.d)?(\.[a-z]+)?\.[cm]?[jt]sx?$/i, "");
