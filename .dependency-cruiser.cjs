@@ -62,7 +62,7 @@ module.exports = {
       comment: "no tree-sitter node or ts-morph object leaves parse/ or resolve/",
       severity: "error",
       from: { path: "^src/", pathNot: "^src/(parse|resolve)/" },
-      to: { path: "node_modules/(tree-sitter|tree-sitter-typescript|ts-morph|typescript)/" },
+      to: { path: "node_modules/(tree-sitter|tree-sitter-typescript|tree-sitter-python|ts-morph|typescript)/" },
     },
   ],
   options: {

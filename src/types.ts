@@ -8,7 +8,7 @@
  */
 
 /** Grammar used to parse a file (see src/parse/languages.ts). */
-export type LanguageId = "typescript" | "tsx";
+export type LanguageId = "typescript" | "tsx" | "python";
 
 /** A warning or error found while building the graph; the run goes on. */
 export interface Diagnostic {
@@ -34,7 +34,7 @@ export interface ScannedFile {
   mtimeMs: number;
   /** Grammar to parse it with. */
   language: LanguageId;
-  /** True for .d.ts / .d.mts / .d.cts: a type source only. */
+  /** True for .d.ts / .d.mts / .d.cts / .pyi: a type source only. */
   isDeclaration: boolean;
 }
 
@@ -319,5 +319,11 @@ export interface RetrievalResult {
   /** Gaps left after the last cycle. */
   gaps: string[];
   stats: RetrievalStats;
+  /**
+   * The index's diagnostics about the files above (`files`, `supporting`),
+   * those about no file and the files skipped (no answer can hold them),
+   * then one warning counting the others by kind (the graph's
+   * `diagnostics` hold them all).
+   */
   diagnostics: Diagnostic[];
 }

@@ -32,7 +32,7 @@ export function noSourceFilesError(files: number, root: string, include: readonl
   }
   return new GraphRetrieveError(
     "root",
-    `graph-retrieve: no TypeScript or JavaScript source file under the root ${root} (pass --root with the project folder; node_modules, dist and build output are read only when --include names them, e.g. --include 'dist/**')`,
+    `graph-retrieve: no TypeScript, JavaScript or Python source file under the root ${root} (pass --root with the project folder; node_modules, dist and build output are read only when --include names them, e.g. --include 'dist/**')`,
   );
 }
 

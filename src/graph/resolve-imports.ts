@@ -9,7 +9,13 @@ import type { IndexStore, StoredFile } from "../store/index.js";
 import type { Diagnostic, ImportFact, ParsedFile } from "../types.js";
 import type { StoredResolution } from "./index-session.js";
 
-/** Where each import of a file leads (null: nowhere), and the diagnostic of each import that leads nowhere, by index. */
+/**
+ * Where each import of a file leads (null: nowhere), and the diagnostic of
+ * each import that leads nowhere, by index. An import that leads nowhere
+ * without a diagnostic is one with nothing wrong (a Python namespace
+ * package, or `from m import n` whose n is a name of m, not a submodule):
+ * it is not counted among the specifiers.
+ */
 export interface FileTargets {
   targets: Array<string | null>;
   unresolved?: Array<[number, Diagnostic]>;
@@ -159,10 +165,14 @@ export async function resolveImports(
     for (let index = 0; index < imports.length; index++) {
       const target = list[index];
       if (target === undefined) {
+        const diagnostic = notes?.get(index);
+        if (diagnostic === undefined) {
+          specifiers--; // nowhere, with nothing wrong (see FileTargets)
+          continue;
+        }
         unresolved++;
         // the line it is on now: an edit above it moves it without changing the resolution
-        const diagnostic = notes?.get(index);
-        if (diagnostic) diagnostics.push({ ...diagnostic, message: `${diagnostic.message} on line ${imports[index]!.line}` });
+        diagnostics.push({ ...diagnostic, message: `${diagnostic.message} on line ${imports[index]!.line}` });
       } else if (target.startsWith("pkg:")) external++;
     }
   }

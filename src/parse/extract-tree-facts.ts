@@ -14,6 +14,7 @@ import { readLiterals } from "./read-literals.js";
 import { endOf, lineOf, startOf, textOf } from "./node-span.js";
 import { normaliseSpans, scanIdentifiers } from "./scan-identifiers.js";
 import { readCallImport, readExportStatement, readImportStatement, readReferenceDirective } from "./read-module-statements.js";
+import { type CapturedImportRules, createImportCaptures } from "./read-import-captures.js";
 
 /** Facts read from one tree. */
 export interface TreeFacts {
@@ -38,11 +39,14 @@ type Role =
   | "term-string"
   | "literal-string"
   | "literal-concat"
+  | "term-doc"
   | "import-statement"
   | "export-statement"
   | "import-dynamic"
   | "import-require"
   | "import-reference"
+  | "import-captured"
+  | "import-type-only"
   | "ignore";
 
 const ROLES_BY_CAPTURE: Readonly<Record<string, Role>> = {
@@ -51,12 +55,19 @@ const ROLES_BY_CAPTURE: Readonly<Record<string, Role>> = {
   "term.string": "term-string",
   "literal.string": "literal-string",
   "literal.concat": "literal-concat",
+  "term.doc": "term-doc",
   "import.statement": "import-statement",
   "export.statement": "export-statement",
   "import.dynamic": "import-dynamic",
   "import.require": "import-require",
   "import.reference": "import-reference",
+  "import.module": "import-captured",
+  "import.from": "import-captured",
+  "import.type-only": "import-type-only",
 };
+
+/** Captures inside a match that are parts of its outer node, not the node itself. */
+const INNER_CAPTURES: ReadonlySet<string> = new Set(["import.callee", "import.name", "import.alias", "import.condition", "object"]);
 
 const roleCache = new Map<string, Role>();
 
@@ -77,12 +88,22 @@ function bump(counts: Map<string, number>, name: string, by: number): void {
   counts.set(name, (counts.get(name) ?? 0) + by);
 }
 
+/** What a language's rows say about reading its facts (see `GrammarRow` and `LanguageRow` in languages.ts). */
+export interface FactRules extends CapturedImportRules {
+  /** Every module-level name is exported (Python), not only those an `export` marks. */
+  exportsEveryModuleName: boolean;
+}
+
+/** TypeScript's and JavaScript's rules: exports are marked, imports are statements read whole. */
+const MARKED_EXPORTS: FactRules = { exportsEveryModuleName: false, reexportsImports: false, namesMayBeModules: false };
+
 /**
  * Read every fact of a tree with the language's compiled query; `keywords`
  * are never identifiers. `typeOnlyExportStarts`: export statements whose
  * `type` keyword the tree does not hold; `blankedSpans`: text a repair
  * blanked in the tree, never read for identifiers (an import type's
  * `import("./x").`, whose path is no name); see parse/repair-grammar-gaps.ts.
+ * `rules`: what the language's rows say (TypeScript's by default).
  */
 export function extractTreeFacts(
   tree: Parser.Tree,
@@ -91,6 +112,7 @@ export function extractTreeFacts(
   keywords: ReadonlySet<string>,
   typeOnlyExportStarts?: ReadonlySet<number>,
   blankedSpans: ReadonlyArray<{ start: number; end: number }> = [],
+  rules: FactRules = MARKED_EXPORTS,
 ): TreeFacts {
   const tally = createReferenceTally();
   const candidates = new Map<number, DefinitionCapture>();
@@ -102,6 +124,13 @@ export function extractTreeFacts(
   const exportStatements: Parser.SyntaxNode[] = [];
   const literalNodes: Parser.SyntaxNode[] = [];
   const concatNodes: Parser.SyntaxNode[] = [];
+  const captured = createImportCaptures(rules);
+  // docstrings: their text is prose once, as a doc, not again as a string's (see the end of the loop)
+  const docStarts: number[] = [];
+  const docEnds: number[] = [];
+  // each prose string's index in `prose` and start offset
+  const stringAt: number[] = [];
+  const stringStarts: number[] = [];
   // filled by push only, so they keep one elements kind (Array.map makes holey arrays, a second kind)
   const skipStarts: number[] = [];
   const skipEnds: number[] = [];
@@ -116,11 +145,17 @@ export function extractTreeFacts(
     let nameNode: Parser.SyntaxNode | undefined;
     let source: Parser.SyntaxNode | undefined;
     let body: Parser.SyntaxNode | undefined;
+    let doc: Parser.SyntaxNode | undefined;
+    let importedName: Parser.SyntaxNode | undefined;
+    let importedAlias: Parser.SyntaxNode | undefined;
     for (const capture of match.captures) {
       if (capture.name === "name") nameNode = capture.node;
       else if (capture.name === "container") body = capture.node;
       else if (capture.name === "import.source") source = capture.node;
-      else if (capture.name !== "import.callee") {
+      else if (capture.name === "doc") doc = capture.node;
+      else if (capture.name === "import.name") importedName = capture.node;
+      else if (capture.name === "import.alias") importedAlias = capture.node;
+      else if (!INNER_CAPTURES.has(capture.name)) {
         outer = capture.node;
         outerName = capture.name;
       }
@@ -133,9 +168,10 @@ export function extractTreeFacts(
         const start = startOf(nameNode);
         tally.bound.add(start);
         const seen = candidates.get(start);
-        if (!seen || (seen.kind === "variable" && kind !== "variable")) {
+        // a member's capture wins over a plain one of the same name (a Python method is also a function_definition)
+        if (!seen || (seen.kind === "variable" && kind !== "variable") || (body && !seen.body)) {
           // one object shape for every candidate (body or not): a second shape would cost a recompile of this loop
-          candidates.set(start, { kind, declaration: outer, name: nameNode, body });
+          candidates.set(start, { kind, declaration: outer, name: nameNode, body, doc });
         }
         break;
       }
@@ -166,7 +202,11 @@ export function extractTreeFacts(
       }
       case "term-string": {
         const value = textOf(outer, text);
-        if (isProseString(value)) prose.push(value);
+        if (isProseString(value)) {
+          stringAt.push(prose.length);
+          stringStarts.push(startOf(outer));
+          prose.push(value);
+        }
         break;
       }
       case "literal-string":
@@ -174,6 +214,11 @@ export function extractTreeFacts(
         break;
       case "literal-concat":
         concatNodes.push(outer);
+        break;
+      case "term-doc":
+        docStarts.push(startOf(outer));
+        docEnds.push(endOf(outer));
+        prose.push(textOf(outer, text));
         break;
       case "import-statement": {
         const fact = readImportStatement(outer, text);
@@ -192,6 +237,21 @@ export function extractTreeFacts(
         if (fact) imports.push(fact);
         break;
       }
+      case "import-captured": {
+        if (!source) break;
+        captured.add({
+          form: outerName === "import.module" ? "module" : "from",
+          start: startOf(outer),
+          line: lineOf(outer),
+          source: textOf(source, text),
+          ...(importedName ? { name: textOf(importedName, text) } : {}),
+          ...(importedAlias ? { alias: textOf(importedAlias, text) } : {}),
+        });
+        break;
+      }
+      case "import-type-only":
+        captured.markTypeOnly(startOf(outer), endOf(outer));
+        break;
       default:
         break;
     }
@@ -203,7 +263,13 @@ export function extractTreeFacts(
     if (!isProperty && !tally.bound.has(start)) addUse(tally, start, name, "identifier");
   });
 
-  const index = indexModuleLevel(tree.rootNode, text);
+  // a string's prose that is a docstring's, already read as the doc (matches need not come in text order)
+  if (docStarts.length > 0 && stringAt.length > 0) dropDocStrings(prose, stringAt, stringStarts, docStarts, docEnds);
+  const fromCaptures = captured.finish();
+  imports.push(...fromCaptures.imports);
+  exports.push(...fromCaptures.exports);
+
+  const index = indexModuleLevel(tree.rootNode, text, rules.exportsEveryModuleName);
   // Exports inside a namespace or `declare module "x"` are not the file's.
   for (const statement of exportStatements) {
     if (!index.topLevel.has(startOf(statement))) continue;
@@ -230,4 +296,22 @@ export function extractTreeFacts(
     prose,
     literals: readLiterals(literalNodes, concatNodes),
   };
+}
+
+/** Remove from `prose` the strings (at their index there, starting where said) that lie inside a docstring's span. */
+function dropDocStrings(prose: string[], stringAt: readonly number[], stringStarts: readonly number[], docStarts: readonly number[], docEnds: readonly number[]): void {
+  const inDoc = new Set<number>();
+  for (let s = 0; s < stringAt.length; s++) {
+    const start = stringStarts[s]!;
+    for (let i = 0; i < docStarts.length; i++) {
+      if (start >= docStarts[i]! && start < docEnds[i]!) {
+        inDoc.add(stringAt[s]!);
+        break;
+      }
+    }
+  }
+  if (inDoc.size === 0) return;
+  const kept = prose.filter((_, i) => !inDoc.has(i));
+  prose.length = 0;
+  prose.push(...kept);
 }

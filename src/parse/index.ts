@@ -1,8 +1,9 @@
 /**
  * The parse stage: one file's text → a ParsedFile (definitions, imports,
- * exports, references, vocabulary). tree-sitter does the work; on a file
- * where it finds syntax errors the TypeScript parser completes the imports,
- * exports and module-level definitions. Never throws on bad source.
+ * exports, references, vocabulary). tree-sitter does the work; on a
+ * TypeScript or JavaScript file where it finds syntax errors the TypeScript
+ * parser completes the imports, exports and module-level definitions. Never
+ * throws on bad source.
  *
  * @example
  * import { parseSource } from "./parse/index.js";
@@ -13,8 +14,8 @@
 import type { ImportFact, LanguageId, ParsedFile } from "../types.js";
 import { literalShingles } from "../util/literal-shingles.js";
 import { buildVocabulary } from "./build-vocabulary.js";
-import { extractTreeFacts } from "./extract-tree-facts.js";
-import { languageRowForPath } from "./languages.js";
+import { extractTreeFacts, type FactRules } from "./extract-tree-facts.js";
+import { GRAMMARS, languageRowForPath } from "./languages.js";
 import { dedupeExports, markLocalExports, mergeDefinitions, sortDefinitions } from "./merge-facts.js";
 import type { TreeKeeper } from "./kept-trees.js";
 import { parseWithFallback, releaseTree } from "./parse-tree.js";
@@ -23,6 +24,7 @@ import { readTypescriptFacts } from "./typescript-facts.js";
 
 export { GRAMMARS, LANGUAGES, isDeclarationPath, languageForPath, languageRowForPath } from "./languages.js";
 export type { GrammarRow, LanguageRow } from "./languages.js";
+import type { GrammarRow, LanguageRow } from "./languages.js";
 export { grammarsDir, loadGrammar, loadLanguage, readKeywords, readQuerySource } from "./load-language.js";
 
 import { estimateTokens } from "../util/tokens.js";
@@ -128,6 +130,16 @@ function withImportTypes(imports: readonly ImportFact[], blanked: readonly TextR
   return [...imports, ...added].sort((a, b) => a.line - b.line);
 }
 
+/** What the language's rows say about reading a file's facts (`path` decides whether it is a barrel, as a package's `__init__.py`). */
+function factRulesOf(grammar: GrammarRow, row: LanguageRow | undefined, path: string): FactRules {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return {
+    exportsEveryModuleName: grammar.exportsEveryModuleName,
+    namesMayBeModules: grammar.importedNamesMayBeModules,
+    reexportsImports: row?.barrelNames?.includes(name) ?? false,
+  };
+}
+
 /**
  * Parse one file. Pure and synchronous; the parser and query of each
  * language are created on first use and reused.
@@ -147,16 +159,19 @@ function withImportTypes(imports: readonly ImportFact[], blanked: readonly TextR
  */
 export function parseSource(path: string, text: string, language: LanguageId, isDeclaration = false, trees?: TreeKeeper, withTypescript = true): ParsedFile {
   const previous = trees?.take(path);
-  const chosen = parseWithFallback(language, text, languageRowForPath(path)?.jsxFallback, { ...(previous ? { previous } : {}), keepBroken: trees !== undefined });
+  const row = languageRowForPath(path);
+  const chosen = parseWithFallback(language, text, row?.jsxFallback, { ...(previous ? { previous } : {}), keepBroken: trees !== undefined });
   if (trees && chosen.incremental) trees.reused++;
-  if (!withTypescript && chosen.errors > 0 && nestingDepthOf(text) <= MAX_FALLBACK_NESTING) {
+  const grammar = GRAMMARS[chosen.loaded.language];
+  const readsWithTypescript = grammar.typescriptFallback && chosen.errors > 0;
+  if (!withTypescript && readsWithTypescript && nestingDepthOf(text) <= MAX_FALLBACK_NESTING) {
     releaseTree(chosen.tree);
     if (chosen.broken) releaseTree(chosen.broken.tree);
     throw new TypescriptWanted(path);
   }
   // import types the repair blanked: never read for identifiers, and put back as imports
   const blankedImports = chosen.repaired?.repairs.filter((r) => r.rule === "import-type-generic") ?? [];
-  const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text, chosen.loaded.keywords, chosen.repaired?.typeOnlyExportStarts, blankedImports);
+  const facts = extractTreeFacts(chosen.tree, chosen.loaded.query, text, chosen.loaded.keywords, chosen.repaired?.typeOnlyExportStarts, blankedImports, factRulesOf(grammar, row, path));
   // a clean tree is kept for the file's next parse (see kept-trees.ts); any other is freed now
   if (trees && chosen.errors === 0) {
     trees.keep(path, { language: chosen.loaded.language, text: chosen.text, tree: chosen.tree, ...(chosen.broken ? { broken: chosen.broken } : {}) });
@@ -168,7 +183,7 @@ export function parseSource(path: string, text: string, language: LanguageId, is
 
   let { definitions, imports, exports } = facts;
   if (blankedImports.length > 0) imports = withImportTypes(imports, blankedImports, text);
-  if (chosen.errors > 0) {
+  if (readsWithTypescript) {
     // The TypeScript parser recovers better: its imports and exports are the
     // truth, and its definitions complete tree-sitter's. The file has syntax
     // errors only when TypeScript agrees: tree-sitter-typescript 0.23 also
@@ -184,6 +199,8 @@ export function parseSource(path: string, text: string, language: LanguageId, is
       hasSyntaxErrors = true;
     }
   } else {
+    // a grammar without a fallback: the errors tree-sitter found stand
+    hasSyntaxErrors = chosen.errors > 0;
     sortDefinitions(definitions);
   }
   // broken code can leave a declaration whose name is missing (`const = …` in a class after a bad edit): no symbol to define

@@ -15,16 +15,29 @@ export interface LanguageRow {
    * looks like JSX (`<Capital`, `</`): plain .js files may hold JSX.
    */
   jsxFallback?: LanguageId;
+  /**
+   * File names whose `from … import` names are re-exported, as
+   * `export { … } from` would: a Python package's `__init__.py` is its barrel.
+   */
+  barrelNames?: readonly string[];
+  /**
+   * A generated-code marker counts only in the comment lines that open the
+   * file, not in a comment-looking line further on: a Python `#` line inside
+   * a string (a template, a test's data) reads as a comment line by line.
+   */
+  markerInOpeningComments?: boolean;
 }
 
 /**
  * JavaScript and JSX go through the TypeScript grammars: TypeScript is a
- * superset, and the tsx grammar is the one that reads JSX.
+ * superset, and the tsx grammar is the one that reads JSX. A `.pyi` stub is
+ * Python's `.d.ts` (see {@link DECLARATION_SUFFIXES}).
  */
 export const LANGUAGES: readonly LanguageRow[] = [
   { extensions: [".ts", ".mts", ".cts"], language: "typescript", grammarDir: "typescript" },
   { extensions: [".js", ".mjs", ".cjs"], language: "typescript", grammarDir: "typescript", jsxFallback: "tsx" },
   { extensions: [".tsx", ".jsx"], language: "tsx", grammarDir: "tsx" },
+  { extensions: [".py", ".pyi"], language: "python", grammarDir: "python", barrelNames: ["__init__.py", "__init__.pyi"], markerInOpeningComments: true },
 ];
 
 /** Which tree-sitter grammar parses a language, and which query files (under grammars/) it runs. */
@@ -33,8 +46,8 @@ export interface GrammarRow {
   grammarDir: string;
   /** npm package exporting the grammar. */
   grammarPackage: string;
-  /** Property of that package's export holding the grammar (`typescript`, `tsx`). */
-  grammarExport: string;
+  /** Property of that package's export holding the grammar (`typescript`, `tsx`); absent when the export is the grammar. */
+  grammarExport?: string;
   /**
    * Query files, relative to grammars/, concatenated into one query so the
    * tree is walked once. tsx reuses the typescript queries and adds JSX.
@@ -49,6 +62,24 @@ export interface GrammarRow {
    * tokenized like code.
    */
   repairsGrammarGaps: boolean;
+  /**
+   * True when a file this grammar finds syntax errors in is read again by
+   * TypeScript's parser, whose facts complete tree-sitter's (TypeScript and
+   * JavaScript only).
+   */
+  typescriptFallback: boolean;
+  /**
+   * True when every module-level name can be imported by another file
+   * (Python), not only the names an `export` marks.
+   */
+  exportsEveryModuleName: boolean;
+  /**
+   * True when a name imported from a module may be a module of its own:
+   * Python's `from p import m` imports the submodule p.m when there is one.
+   * Each such name is then also an import of `<module>:<name>`, which the
+   * resolver leads to that submodule or, when there is none, quietly nowhere.
+   */
+  importedNamesMayBeModules: boolean;
 }
 
 /** Grammar and query files of each language. */
@@ -60,6 +91,9 @@ export const GRAMMARS: Readonly<Record<LanguageId, GrammarRow>> = {
     queryFiles: ["typescript/tags.scm", "typescript/imports.scm"],
     keywordsFile: "typescript/keywords.txt",
     repairsGrammarGaps: true,
+    typescriptFallback: true,
+    exportsEveryModuleName: false,
+    importedNamesMayBeModules: false,
   },
   tsx: {
     grammarDir: "tsx",
@@ -68,6 +102,19 @@ export const GRAMMARS: Readonly<Record<LanguageId, GrammarRow>> = {
     queryFiles: ["typescript/tags.scm", "typescript/imports.scm", "tsx/jsx.scm"],
     keywordsFile: "typescript/keywords.txt",
     repairsGrammarGaps: false,
+    typescriptFallback: true,
+    exportsEveryModuleName: false,
+    importedNamesMayBeModules: false,
+  },
+  python: {
+    grammarDir: "python",
+    grammarPackage: "tree-sitter-python",
+    queryFiles: ["python/tags.scm", "python/imports.scm"],
+    keywordsFile: "python/keywords.txt",
+    repairsGrammarGaps: false,
+    typescriptFallback: false,
+    exportsEveryModuleName: true,
+    importedNamesMayBeModules: true,
   },
 };
 
@@ -77,8 +124,8 @@ export function languageRowForPath(path: string): LanguageRow | undefined {
   return LANGUAGES.find((row) => row.extensions.some((ext) => lower.endsWith(ext)));
 }
 
-/** Declaration-file endings: parsed as type sources only. */
-export const DECLARATION_SUFFIXES: readonly string[] = [".d.ts", ".d.mts", ".d.cts"];
+/** Declaration-file endings: parsed as type sources only (a Python stub, `.pyi`, is one). */
+export const DECLARATION_SUFFIXES: readonly string[] = [".d.ts", ".d.mts", ".d.cts", ".pyi"];
 
 /** The language of a path by its extension, or undefined when it is not a source file we read. */
 export function languageForPath(path: string): LanguageId | undefined {
@@ -89,7 +136,7 @@ export function languageForPath(path: string): LanguageId | undefined {
   return undefined;
 }
 
-/** True for .d.ts / .d.mts / .d.cts. */
+/** True for .d.ts / .d.mts / .d.cts / .pyi. */
 export function isDeclarationPath(path: string): boolean {
   const lower = path.toLowerCase();
   return DECLARATION_SUFFIXES.some((suffix) => lower.endsWith(suffix));

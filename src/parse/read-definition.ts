@@ -7,7 +7,7 @@ import type Parser from "tree-sitter";
 import { endOf, lineOf, startOf, textOf } from "./node-span.js";
 import type { Definition, DefinitionKind } from "../types.js";
 import type { ModuleLevelIndex } from "./index-module-level.js";
-import { type CommentSpans, docCommentBefore } from "./read-doc-comment.js";
+import { type CommentSpans, docCommentBefore, readDocString } from "./read-doc-comment.js";
 
 /** Longest signature kept, in characters. */
 export const MAX_SIGNATURE_CHARS = 200;
@@ -43,6 +43,8 @@ export interface DefinitionCapture {
   name: Parser.SyntaxNode;
   /** For members: the class_body / interface_body holding them. */
   body: Parser.SyntaxNode | undefined;
+  /** The docstring opening the definition's body (Python), read as its doc before any comment above it. */
+  doc: Parser.SyntaxNode | undefined;
 }
 
 /**
@@ -80,7 +82,7 @@ export function readDefinition(
     endLine: outer.endPosition.row + 1,
     signature: signatureOf(text, start, endOf(outer)),
   };
-  const doc = docCommentBefore(comments, text, start);
+  const doc = capture.doc ? readDocString(textOf(capture.doc, text)) : docCommentBefore(comments, text, start);
   if (doc) definition.doc = doc;
   if (container !== undefined) definition.container = container;
   return definition;

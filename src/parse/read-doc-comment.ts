@@ -1,15 +1,17 @@
 /**
- * Doc comments: the `/** … *\/` block or the run of `//` lines right above a
- * declaration, with the comment markers removed. Comments are looked up in
- * the sorted list of the file's comments, never by walking the tree.
+ * Doc comments: the `/** … *\/` block or the run of `//` (or `#`) lines
+ * right above a declaration, with the comment markers removed; and
+ * docstrings, the string a Python definition's body opens with, without its
+ * quotes. Comments are looked up in the sorted list of the file's comments,
+ * never by walking the tree.
  */
 
 /** Longest doc kept, in characters: a summary, not a manual. */
 export const MAX_DOC_CHARS = 2000;
 
-/** True for a comment that is a directive rather than prose (`/// <reference …/>`, `//# sourceMappingURL`, `// @ts-ignore`, `#!`, lint switches). */
+/** True for a comment that is a directive rather than prose (`/// <reference …/>`, `//# sourceMappingURL`, `// @ts-ignore`, `#!`, `# type: ignore`, lint switches). */
 export function isDirectiveComment(raw: string): boolean {
-  return /^(\/\/\/\s*<|\/\/[#@]|#!|\/\/\s*(eslint|prettier|istanbul|c8)\b|\/\*\s*(eslint|istanbul|c8)\b)/.test(raw);
+  return /^(\/\/\/\s*<|\/\/[#@]|#!|\/\/\s*(eslint|prettier|istanbul|c8)\b|\/\*\s*(eslint|istanbul|c8)\b|#\s*(type:|noqa\b|pylint:|pragma\b|fmt:|mypy:))/.test(raw);
 }
 
 /**
@@ -24,6 +26,10 @@ export function stripCommentMarkers(comments: readonly string[]): string {
   for (const raw of comments) {
     if (raw.startsWith("//")) {
       lines.push(raw.replace(/^\/\/+\s?/, "").trimEnd());
+      continue;
+    }
+    if (raw.startsWith("#")) {
+      lines.push(raw.replace(/^#+\s?/, "").trimEnd());
       continue;
     }
     const body = raw.replace(/^\/\*+/, "").replace(/\*+\/$/, "");
@@ -92,4 +98,27 @@ export function docCommentBefore(spans: CommentSpans, text: string, start: numbe
   }
   if (run.length === 0) return undefined;
   return stripCommentMarkers(run) || undefined;
+}
+
+const STRING_QUOTES = /^[A-Za-z]*("""|'''|"|')([\s\S]*?)\1$/;
+
+/**
+ * A docstring's text: the string literal without its prefix and quotes,
+ * its lines dedented past the first as Python's `inspect.cleandoc` does,
+ * blank edges dropped; at most MAX_DOC_CHARS. Undefined when it is empty.
+ *
+ * @example
+ * readDocString('"""Issue a token.\n\n    Raises ExpiredError.\n    """') // "Issue a token.\n\nRaises ExpiredError."
+ */
+export function readDocString(literal: string): string | undefined {
+  const body = STRING_QUOTES.exec(literal)?.[2] ?? literal;
+  const lines = body.split("\n").map((line) => line.trimEnd());
+  let indent = Infinity;
+  for (const line of lines.slice(1)) {
+    const spaces = line.length - line.trimStart().length;
+    if (line.trim() !== "") indent = Math.min(indent, spaces);
+  }
+  const dedented = [lines[0]!.trim(), ...lines.slice(1).map((line) => (indent === Infinity ? line : line.slice(indent)))];
+  const doc = dedented.join("\n").trim().slice(0, MAX_DOC_CHARS);
+  return doc || undefined;
 }

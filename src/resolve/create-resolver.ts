@@ -7,6 +7,10 @@
  * TypeScript with the nearest tsconfig's options, then Bundler, then
  * NodeNext → the tsconfig's project references → workspace package entry
  * mapped to its sources → external package → unresolved.
+ *
+ * A Python file's imports are Python's to resolve (python-modules.ts): its
+ * packages, `src/` layouts and relative imports, made when the first
+ * Python file asks.
  */
 import { posix } from "node:path";
 import { loadTypescript, type ts } from "./typescript.js";
@@ -15,6 +19,7 @@ import { formatUnresolvedDiagnostic } from "./unresolved-diagnostics.js";
 import { createConfigLoader, type ResolverConfig } from "./load-tsconfig.js";
 import type { QuickConfig } from "./quick-config.js";
 import { builtinNameOf, isRelativeSpecifier, packageNameOf, packageNameOfNodeModulesPath } from "./package-name.js";
+import { createPythonResolver, isPythonPath, type PythonResolver } from "./python-modules.js";
 import { createRootHost } from "./root-host.js";
 import { findSourceTwin } from "./source-twins.js";
 import { findWorkspacePackages, resolveWorkspaceEntry } from "./workspace-packages.js";
@@ -26,7 +31,11 @@ export interface Resolver {
    * Never throws: an unresolvable specifier has `target` undefined.
    */
   resolve(fromPath: string, specifier: string, kind: ImportKind): Resolution;
-  /** The `unresolved` diagnostic for a resolution without target (with the reason found), undefined when it resolved. */
+  /**
+   * The `unresolved` diagnostic for a resolution without target (with the
+   * reason found), undefined when it resolved or leads nowhere with nothing
+   * wrong (a Python namespace package, `from m import n` whose n is a name).
+   */
   diagnose(resolution: Resolution): Diagnostic | undefined;
   /** Problems met so far (tsconfig files that could not be read or parsed, duplicate package names), sorted. */
   readonly diagnostics: readonly Diagnostic[];
@@ -51,6 +60,8 @@ interface Outcome {
   external: boolean;
   /** Why there is no target (for the diagnostic). */
   reason?: string;
+  /** No target and nothing wrong (a Python namespace package, `from m import n` whose n is no module): no diagnostic. */
+  quiet?: true;
 }
 
 /** One way of running TypeScript's resolver for one tsconfig. */
@@ -85,6 +96,8 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
 
   const memo = new Map<string, Outcome>();
   const reasons = new Map<string, string>();
+  const quiet = new Set<string>();
+  let python: PythonResolver | undefined;
   const variants = new Map<ResolverConfig, Variant[]>();
   const counters = { resolutionCaches: 0, moduleNameResolutions: 0, memoHits: 0 };
 
@@ -288,16 +301,21 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
 
   function resolve(fromPath: string, specifier: string, kind: ImportKind): Resolution {
     // The memo is per folder and per resolution mode: a require (or any import in a .cts/.cjs file) may meet other conditions.
-    const group = kind === "reference" ? "t" : kind === "require" || isCommonJsPath(fromPath) ? "r" : "i";
+    const isPython = isPythonPath(fromPath);
+    const group = isPython ? "p" : kind === "reference" ? "t" : kind === "require" || isCommonJsPath(fromPath) ? "r" : "i";
     const key = `${parentOf(fromPath)}\0${group}\0${specifier}`;
     let outcome = memo.get(key);
     if (outcome === undefined) {
-      outcome = kind === "reference" ? resolveReference(fromPath, specifier) : resolveModule(fromPath, specifier, kind);
+      if (isPython) outcome = (python ??= createPythonResolver(rootPath, filePaths, host.readFile)).resolve(fromPath, specifier);
+      else outcome = kind === "reference" ? resolveReference(fromPath, specifier) : resolveModule(fromPath, specifier, kind);
       memo.set(key, outcome);
     } else {
       counters.memoHits += 1;
     }
+    // a package's `from . import x` names the package, which is the importer itself when it is the `__init__.py`
+    if (isPython && outcome.target === fromPath) outcome = { external: false, quiet: true };
     if (outcome.target === undefined && outcome.reason !== undefined) reasons.set(`${fromPath}\0${specifier}`, outcome.reason);
+    if (outcome.target === undefined && outcome.quiet) quiet.add(`${fromPath}\0${specifier}`);
     const resolution: Resolution = { from: fromPath, specifier, external: outcome.external };
     if (outcome.target !== undefined) resolution.target = outcome.target;
     return resolution;
@@ -306,7 +324,7 @@ export function createResolver(root: string, filePaths: readonly string[]): Reso
   return {
     resolve,
     diagnose(resolution) {
-      if (resolution.target !== undefined) return undefined;
+      if (resolution.target !== undefined || quiet.has(`${resolution.from}\0${resolution.specifier}`)) return undefined;
       return formatUnresolvedDiagnostic(resolution, reasons.get(`${resolution.from}\0${resolution.specifier}`));
     },
     get diagnostics() {

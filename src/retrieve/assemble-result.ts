@@ -12,6 +12,7 @@ import { CONTEXT_MAX_FILES } from "./parameters.js";
 import type { RetrievalContext } from "./retrieval-context.js";
 import { DEFAULT_BUDGET_TOKENS, DEFAULT_MAX_RESULTS, type RetrieveOptions } from "./retrieve-options.js";
 import { supportingFiles } from "./supporting-files.js";
+import { diagnosticsOfAnswer } from "./answer-diagnostics.js";
 
 /** One ranked file as a strategy leaves it. */
 export interface RankedFile {
@@ -156,6 +157,6 @@ export function assembleResult(
       budgetTokens: budget,
       ...(context.history ? { history: { commits: context.history.commits, shallow: context.history.shallow, truncated: context.history.truncated } } : {}),
     },
-    diagnostics: context.codeGraph.diagnostics,
+    diagnostics: diagnosticsOfAnswer(context.codeGraph.diagnostics, new Set([...out.map((file) => file.path), ...choice.supporting.map((file) => file.path)])),
   };
 }

@@ -50,15 +50,18 @@ export interface LexicalIndex {
   /** Term → number of files holding it in code (names, definitions, identifiers; not comments or strings). */
   codeFrequency: TermCounter;
   averageLengths: Record<Field, number>;
-  /** How many files hold at least one of `terms` (any field), read from the postings. */
-  countHoldingAny(terms: Iterable<string>): number;
+  /** 1 for each file (in `files` order) holding at least one of `terms` (any field), read from the postings. */
+  holdingAny(terms: Iterable<string>): Uint8Array;
 }
 
 const TEST_PATH = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|stories|bench)\.[cm]?[jt]sx?$/i;
 
+/** Python's test files by name, as pytest collects them (`test_*.py`, `*_test.py`) and its `conftest.py`, in any folder. */
+const PYTHON_TEST_NAME = /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.pyi?$/i;
+
 /** True for test, spec, mock and story files. */
 export function isTestPath(path: string): boolean {
-  return TEST_PATH.test(path);
+  return TEST_PATH.test(path) || PYTHON_TEST_NAME.test(path);
 }
 
 /** Parallel term and count arrays as a Map, in their order. */
@@ -194,6 +197,15 @@ export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
   const totals = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
   postings.lengthTotals().forEach((total, f) => (totals[FIELDS[f]!] = total));
   const n = Math.max(1, files.length);
+  const holdingAny = (terms: Iterable<string>): Uint8Array => {
+    const held = new Uint8Array(files.length);
+    for (const term of new Set(terms)) {
+      const list = postings.postings(term);
+      if (!list) continue;
+      for (let k = 0; k < list.length; k++) held[list[k] as number] = 1;
+    }
+    return held;
+  };
   const averageLengths = {} as Record<Field, number>;
   for (const field of FIELDS) averageLengths[field] = Math.max(1, totals[field] / n);
   return {
@@ -202,21 +214,6 @@ export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
     documentFrequency: postings.documentFrequency,
     codeFrequency: postings.codeFrequency,
     averageLengths,
-    countHoldingAny(terms) {
-      const seen = new Uint8Array(files.length);
-      let count = 0;
-      for (const term of new Set(terms)) {
-        const list = postings.postings(term);
-        if (!list) continue;
-        for (let k = 0; k < list.length; k++) {
-          const i = list[k] as number;
-          if (seen[i] === 0) {
-            seen[i] = 1;
-            count++;
-          }
-        }
-      }
-      return count;
-    },
+    holdingAny,
   };
 }

@@ -48,7 +48,7 @@ export interface IssueText {
   messages: string[];
   /** File paths the text names, each once. */
   paths: string[];
-  /** What was taken out, by kind (for the trace and for features). */
+  /** What was taken out, by kind. */
   dropped: { images: number; links: number; headings: number; environment: number; versions: number };
   /** The text has an issue's shape: a fence, a frame, a template heading, an image or an environment section. */
   isIssue: boolean;
@@ -135,25 +135,40 @@ export function readIssue(text: string): IssueText {
   let body = text.replace(/\r\n?/g, "\n").replace(HTML_COMMENT, "");
   let isIssue = false;
 
-  const readCodeLines = (block: string) => {
-    for (const line of block.split("\n")) {
-      const frame = frameOf(line);
-      if (frame) {
-        frames.push(frame);
-        const path = framePath(frame.path);
-        if (path) paths.add(path);
-        continue;
-      }
-      const error = ERROR_LINE.exec(line);
-      if (error) messages.add(error[1]!);
+  const noteError = (line: string) => {
+    const error = ERROR_LINE.exec(line);
+    if (error) messages.add(error[1]!);
+  };
+  const noteQuoted = (line: string) => {
+    for (const m of line.matchAll(QUOTED)) {
+      const quoted = (m[1] ?? m[2] ?? m[3] ?? "").trim();
+      if (isWordy(quoted)) messages.add(quoted);
     }
+  };
+  // a link is taken out of the prose; a repository link names its file
+  const noteBlob = (href: string) => {
+    dropped.links++;
+    const blob = BLOB_PATH.exec(href);
+    if (blob) paths.add(decodeURIComponent(blob[1]!));
+  };
+  // a stack frame or an error line is noted; true for a frame (no prose)
+  const noteTrace = (line: string): boolean => {
+    const frame = frameOf(line);
+    if (frame) {
+      frames.push(frame);
+      const path = framePath(frame.path);
+      if (path) paths.add(path);
+      return true;
+    }
+    noteError(line);
+    return false;
   };
 
   // fenced blocks first: their lines are code, never prose
   body = body.replace(FENCE, (_all, _indent: string, _fence: string, _info: string, block: string) => {
     isIssue = true;
     code.push(block);
-    readCodeLines(block);
+    for (const line of block.split("\n")) noteTrace(line);
     return "\n";
   });
   body = body.replace(IMAGE, () => {
@@ -187,16 +202,10 @@ export function readIssue(text: string): IssueText {
       if (!CHECKBOX.test(raw)) isIssue = true;
       continue;
     }
-    const frame = frameOf(raw);
-    if (frame) {
+    if (noteTrace(raw)) {
       isIssue = true;
-      frames.push(frame);
-      const path = framePath(frame.path);
-      if (path) paths.add(path);
       continue;
     }
-    const error = ERROR_LINE.exec(raw);
-    if (error) messages.add(error[1]!);
     prose.push(raw.trim());
   }
 
@@ -205,36 +214,26 @@ export function readIssue(text: string): IssueText {
       const inner = m[1]!.trim();
       if (/\s/.test(inner) && isWordy(inner)) messages.add(inner);
     }
-    let out = line;
-    out = out.replace(MARKDOWN_LINK, (_all, label: string, href: string) => {
-      const blob = BLOB_PATH.exec(href);
-      if (blob) paths.add(decodeURIComponent(blob[1]!));
-      dropped.links++;
-      return ` ${label} `;
-    });
-    out = out.replace(URL, (url) => {
-      const blob = BLOB_PATH.exec(url);
-      if (blob) paths.add(decodeURIComponent(blob[1]!));
-      dropped.links++;
-      return " ";
-    });
-    for (const m of out.matchAll(QUOTED)) {
-      const quoted = (m[1] ?? m[2] ?? m[3] ?? "").trim();
-      if (isWordy(quoted)) messages.add(quoted);
-    }
-    out = out.replace(VERSION, () => {
-      dropped.versions++;
-      return " ";
-    });
-    return out.replace(/\s+/g, " ").trim();
+    const linked = line
+      .replace(MARKDOWN_LINK, (_all, label: string, href: string) => {
+        noteBlob(href);
+        return ` ${label} `;
+      })
+      .replace(URL, (url) => {
+        noteBlob(url);
+        return " ";
+      });
+    noteQuoted(linked);
+    return linked
+      .replace(VERSION, () => {
+        dropped.versions++;
+        return " ";
+      })
+      .replace(/\s+/g, " ").trim();
   });
   if (title !== undefined) {
-    const error = ERROR_LINE.exec(title);
-    if (error) messages.add(error[1]!);
-    for (const m of title.matchAll(QUOTED)) {
-      const quoted = (m[1] ?? m[2] ?? m[3] ?? "").trim();
-      if (isWordy(quoted)) messages.add(quoted);
-    }
+    noteError(title);
+    noteQuoted(title);
   }
 
   return {
@@ -245,6 +244,7 @@ export function readIssue(text: string): IssueText {
     messages: [...messages],
     paths: [...paths],
     dropped,
-    isIssue: isIssue || frames.length > 0,
+    // every frame was read in a fence or in the body, both of which mark the text as an issue
+    isIssue,
   };
 }

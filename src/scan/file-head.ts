@@ -78,7 +78,7 @@ export function isBinaryHead(bytes: Uint8Array): boolean {
  * @example
  * generatedMarkerOfHead(Buffer.from("// @generated\nexport {};\n")) // "@generated"
  */
-export function generatedMarkerOfHead(bytes: Uint8Array): string | undefined {
+export function generatedMarkerOfHead(bytes: Uint8Array, openingCommentsOnly = false): string | undefined {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, GENERATED_MARKER_BYTES)).toString("utf8");
-  return generatedMarkerOf(text);
+  return generatedMarkerOf(text, openingCommentsOnly);
 }

@@ -1,8 +1,9 @@
 /**
  * What import resolution depends on, as one hash: the scanned file set and
  * the config files TypeScript's resolution reads (tsconfig*.json,
- * jsconfig*.json, package.json) in the folders holding scanned files and
- * their ancestors up to the root. Same fingerprint → a file whose import
+ * jsconfig*.json, package.json), and those naming a Python project's
+ * package folders (pyproject.toml, setup.cfg, setup.py), in the folders
+ * holding scanned files and their ancestors up to the root. Same fingerprint → a file whose import
  * specifiers did not change resolves as before.
  *
  * Not seen (re-index with --no-cache after such a change): packages
@@ -15,7 +16,7 @@ import { hashContent } from "../util/content-hash.js";
 import { foldersOf, holdsPathIn, pathIn } from "../util/folders.js";
 import { byCodeUnit, isSortedByCodeUnit } from "../util/sort.js";
 
-const CONFIG_NAME = /^(?:(?:ts|js)config.*\.json|package\.json)$/i;
+const CONFIG_NAME = /^(?:(?:ts|js)config.*\.json|package\.json|pyproject\.toml|setup\.cfg|setup\.py)$/i;
 
 /**
  * @param realRoot the root's absolute real path

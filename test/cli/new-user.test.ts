@@ -120,7 +120,7 @@ describe("exit codes and last lines that tell the truth (issue 20, point 4)", ()
       const run = await cli([...argv, "--root", root, "--cache-dir", join(scratch, "cache-no-sources")]);
       expect(run.code).toBe(1);
       expect(run.stdout).toBe("");
-      expect(run.errLines.at(-1)).toMatch(/^graph-retrieve: no TypeScript or JavaScript source file under the root .*no-sources \(pass --root with the project folder;/);
+      expect(run.errLines.at(-1)).toMatch(/^graph-retrieve: no TypeScript, JavaScript or Python source file under the root .*no-sources \(pass --root with the project folder;/);
     }
   });
 

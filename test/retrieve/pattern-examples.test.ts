@@ -5,7 +5,8 @@
  * module calls, among the supporting files, by the gap it fills), and the
  * distractors (a model the auth flow imports, a mailer or invite store whose
  * links "expire", a cache or key-value store with its own entry expiry, a
- * page-size or body-size cap) are in neither. Each fixture's ANSWER.md
+ * page-size or body-size cap) are in neither. The same two examples are
+ * also written in Python (auth-service-py, throttle-flask). Each fixture's ANSWER.md
  * lists its answer; nothing here names a benchmark's file.
  */
 import { readFileSync } from "node:fs";
@@ -34,6 +35,9 @@ const CASES: Array<{ fixture: string; tasks: readonly string[]; distractors: str
   { fixture: "token-expiry-renamed", tasks: TOKEN, distractors: ["src/domain/account.ts", "src/persistence/kv.ts", "src/persistence/invites.ts", "src/notify/email-outbox.ts"] },
   { fixture: "api-gateway", tasks: RATE, distractors: ["src/utils/pagination.ts", "src/queue/job-queue.ts", "src/db/client.ts"] },
   { fixture: "throttle-express", tasks: RATE, distractors: ["src/db/client.ts", "src/services/user-service.ts", "src/services/order-service.ts"] },
+  // the same two examples written in Python (a Flask auth app, a Flask API that calls it "throttle")
+  { fixture: "auth-service-py", tasks: TOKEN, distractors: ["auth_service/models/user.py", "auth_service/cache/lru_cache.py", "auth_service/notifications/mailer.py", "auth_service/utils/dates.py"] },
+  { fixture: "throttle-flask", tasks: RATE, distractors: ["parcelhub/db/client.py", "parcelhub/services/user_service.py", "parcelhub/services/order_service.py"] },
 ];
 
 describe.each(CASES)("the pattern's example on $fixture", ({ fixture, tasks, distractors }) => {

@@ -111,6 +111,47 @@ describe("scanFiles: extensions and file facts", () => {
   });
 });
 
+describe("scanFiles: Python", () => {
+  it("keeps .py and .pyi files (a stub as a declaration) and leaves out bytecode, virtual environments, tool caches and distribution metadata", async () => {
+    await writeTree(dir, {
+      "src/app/__init__.py": "",
+      "src/app/models.py": "class User: ...\n",
+      "src/app/models.pyi": "class User: ...\n",
+      "src/app/__pycache__/models.cpython-312.py": "",
+      "src/app.egg-info/top_level.py": "",
+      ".venv/pyvenv.cfg": "home = /usr/bin\n",
+      ".venv/lib/python3.12/site-packages/requests/api.py": "",
+      "venv/pyvenv.cfg": "home = /usr/bin\n",
+      "venv/bin/activate_this.py": "",
+      "tools/.venv/conda-meta/history": "",
+      "tools/.venv/bin/tool.py": "",
+      // a package named venv (hatch's src/hatch/venv) is code, not an environment
+      "src/app/venv/__init__.py": "",
+      "src/app/venv/core.py": "",
+      "tools/site-packages/six.py": "",
+      ".tox/py312/lib/x.py": "",
+      ".nox/tests/x.py": "",
+      ".mypy_cache/3.12/app.py": "",
+      ".pytest_cache/v/x.py": "",
+      ".ruff_cache/x.py": "",
+      "tests/test_models.py": "",
+      "setup.py": "",
+      "src/app/data.pyc": "",
+    });
+    const result = await scanFiles(dir);
+    expect(pathsOf(result)).toEqual(["setup.py", "src/app/__init__.py", "src/app/models.py", "src/app/models.pyi", "src/app/venv/__init__.py", "src/app/venv/core.py", "tests/test_models.py"]);
+    const byPath = new Map(result.files.map((file) => [file.path, file]));
+    expect(byPath.get("src/app/models.py")).toMatchObject({ language: "python", isDeclaration: false });
+    expect(byPath.get("src/app/models.pyi")).toMatchObject({ language: "python", isDeclaration: true });
+  });
+
+  it("reads a left-out Python folder an include glob names", async () => {
+    await writeTree(dir, { "venv/tool.py": "", "app.py": "" });
+    const result = await scanFiles(dir, { alsoInclude: ["venv/**"] });
+    expect(pathsOf(result)).toEqual(["app.py", "venv/tool.py"]);
+  });
+});
+
 describe("scanFiles: default excludes", () => {
   it("skips dependency, build, cache and VCS folders at any depth, but not other folders", async () => {
     await writeTree(dir, {

@@ -3,7 +3,7 @@
  * change in one of them is reported (the daemon's refresh on it is tested
  * in test/cli/daemon.test.ts, the MCP server's in test/mcp).
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -110,6 +110,57 @@ describe("daemon watch", () => {
     watch.close();
     expect(reports.every((paths) => paths !== undefined)).toBe(true);
     expect([...new Set(reports.flat())].sort()).toEqual(["src/a/one.ts", "top.ts"]);
+  });
+
+  it("a folder removed and made again under the same path (a branch switch) is watched again when followed: an edit in it, and in its subfolder, is seen", async () => {
+    mkdirSync(join(root, "src/a/deep"));
+    writeFileSync(join(root, "src/a/deep/two.ts"), "export const two = 2;\n");
+    const reports: Array<string[] | undefined> = [];
+    const watch = watchFolders(root, (paths) => void reports.push(paths ? [...paths].sort() : undefined), () => undefined);
+    const folders = ["", "src", "src/a", "src/a/deep"];
+    expect(watch.followFolders(folders)).toEqual({ added: 4, complete: true });
+    // what git does to a folder a checkout changes wholly: removed with what it holds, then written anew
+    rmSync(join(root, "src/a"), { recursive: true });
+    mkdirSync(join(root, "src/a/deep"), { recursive: true });
+    writeFileSync(join(root, "src/a/one.ts"), "export const one = 10;\n");
+    writeFileSync(join(root, "src/a/deep/two.ts"), "export const two = 20;\n");
+    await waitFor(() => reports.flat().includes("src/a"));
+    expect(reports.flat()).toContain("src/a");
+    // the walk that follows finds the same folders: the two made anew are watched again (the old watches see nothing now)
+    expect(watch.followFolders(folders)).toEqual({ added: 2, complete: true });
+    expect(watch.size).toBe(4);
+    reports.length = 0;
+    appendFileSync(join(root, "src/a/one.ts"), "export const three = 3;\n");
+    appendFileSync(join(root, "src/a/deep/two.ts"), "export const four = 4;\n");
+    await waitFor(() => reports.flat().includes("src/a/one.ts") && reports.flat().includes("src/a/deep/two.ts"));
+    expect([...new Set(reports.flat())].sort()).toEqual(["src/a/deep/two.ts", "src/a/one.ts"]);
+    // nothing changed since: the next follow adds nothing
+    expect(watch.followFolders(folders)).toEqual({ added: 0, complete: true });
+    watch.close();
+    expect(watch.size).toBe(0);
+  });
+
+  it("a delete, a rename and a folder of 1,000 files moved are each named; the moved folder is watched at its new path once followed", async () => {
+    mkdirSync(join(root, "src/big"));
+    for (let i = 0; i < 1000; i++) writeFileSync(join(root, "src/big", `f${i}.ts`), `export const f${i} = ${i};\n`);
+    const reports: Array<string[] | undefined> = [];
+    const watch = watchFolders(root, (paths) => void reports.push(paths ? [...paths].sort() : undefined), () => undefined);
+    expect(watch.followFolders(["", "src", "src/a", "src/big"])).toEqual({ added: 4, complete: true });
+    rmSync(join(root, "top.ts"));
+    renameSync(join(root, "src/a/one.ts"), join(root, "src/a/uno.ts"));
+    renameSync(join(root, "src/big"), join(root, "src/moved"));
+    const named = () => new Set(reports.flat());
+    await waitFor(() => ["top.ts", "src/a/one.ts", "src/a/uno.ts", "src/big", "src/moved"].every((path) => named().has(path)));
+    // (the moved folder's own watch names it too, as an entry of itself: "src/big/big", a path of no file)
+    expect([...named()].filter((path) => path !== "src/big/big").sort()).toEqual(["src/a/one.ts", "src/a/uno.ts", "src/big", "src/moved", "top.ts"]);
+    // the walk after it: src/big is gone, src/moved is new
+    expect(watch.followFolders(["", "src", "src/a", "src/moved"])).toEqual({ added: 1, complete: true });
+    expect(watch.size).toBe(4);
+    reports.length = 0;
+    appendFileSync(join(root, "src/moved/f500.ts"), "export const later = 1;\n");
+    await waitFor(() => named().has("src/moved/f500.ts"));
+    expect([...named()]).toEqual(["src/moved/f500.ts"]);
+    watch.close();
   });
 
   it("watches no folder when the scan walks more than the limit leaves, and says why; within it, every one", () => {

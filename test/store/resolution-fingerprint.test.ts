@@ -67,4 +67,13 @@ describe("resolution fingerprint", () => {
     // given the names from before the write, the new file is not looked for
     expect(await resolutionFingerprint(after.realRoot, after.paths, before.names)).toBe(fingerprint);
   });
+
+  it("a Python project's config (pyproject.toml, setup.cfg, setup.py) is part of it: it says where the packages are", async () => {
+    writeFileSync(join(root, "pyproject.toml"), '[project]\nname = "tools"\n');
+    const before = await scanWithConfigs();
+    expect(before.names.get("")).toContain("pyproject.toml");
+    const fingerprint = resolutionFingerprint(before.realRoot, before.paths, before.names);
+    writeFileSync(join(root, "pyproject.toml"), '[project]\nname = "tools"\n\n[tool.setuptools.packages.find]\nwhere = ["src"]\n');
+    expect(resolutionFingerprint(before.realRoot, before.paths, before.names)).not.toBe(fingerprint);
+  });
 });

@@ -19,8 +19,10 @@ export interface EdgeRow {
   specifier: string;
   kind: ImportKind;
   typeOnly: boolean;
-  /** A root-relative file or `pkg:<name>`; undefined for `—` (must be an `unresolved` diagnostic). */
+  /** A root-relative file or `pkg:<name>`; undefined for `—` (must be an `unresolved` diagnostic) and `·`. */
   to: string | undefined;
+  /** `·`: leads nowhere with nothing wrong, so no diagnostic (Python's `from m import n` whose n is a name, a namespace package). */
+  quiet: boolean;
 }
 
 /** Parse the markdown table of `fixtures/<name>/EDGES.md` (the table is the source of truth). */
@@ -39,7 +41,8 @@ export function readEdgeTable(name: string): EdgeRow[] {
       specifier: cell.specifier!,
       kind: cell.kind as ImportKind,
       typeOnly: cell.type === "yes",
-      to: cell.to === "—" ? undefined : cell.to,
+      to: cell.to === "—" || cell.to === "·" ? undefined : cell.to,
+      quiet: cell.to === "·",
     });
   }
   return rows;

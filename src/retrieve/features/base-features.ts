@@ -82,6 +82,7 @@ function rankOf(values: readonly number[]): number[] {
 interface CodebaseFacts {
   jsShare: number;
   folders?: ReadonlyArray<ReadonlyMap<string, number>>;
+  entries?: ReadonlySet<string>;
 }
 const codebaseFacts = new WeakMap<LexicalIndex, CodebaseFacts>();
 
@@ -98,6 +99,13 @@ function factsOf(index: LexicalIndex): CodebaseFacts {
 /** The share of the codebase's files that are JavaScript. */
 function jsShareOf(index: LexicalIndex): number {
   return factsOf(index).jsShare;
+}
+
+/** The codebase's entry barrels (see signals/entry-barrel.ts): every file asked once an index, not once a cycle (54,782 files: 18 ms of each daemon query). */
+function entryBarrelsOf(index: LexicalIndex): ReadonlySet<string> {
+  const facts = factsOf(index);
+  facts.entries ??= new Set(entryBarrels(index.files.filter((f) => f.isBarrel).map((f) => f.path)));
+  return facts.entries;
 }
 
 /** Each file's folder field, in the index's order. */
@@ -156,7 +164,7 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
   const stopwords = loadStopwords();
   const compounds = compoundsOf(taskQuery.task, (word) => stopwords.english.has(word) || stopwords.boilerplate.has(word));
   const mayDefineCompound = compoundFilter(compounds);
-  const entries = speaksOfModuleBoundary(taskQuery.task) ? new Set(entryBarrels(index.files.filter((f) => f.isBarrel).map((f) => f.path))) : new Set<string>();
+  const entries = speaksOfModuleBoundary(taskQuery.task) ? entryBarrelsOf(index) : new Set<string>();
 
   // graph: seeds are the best files by BM25F
   const seedOrder = pool

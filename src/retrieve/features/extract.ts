@@ -61,8 +61,11 @@ export function extractTaskFeatures(context: RetrievalContext, task: string, opt
     bm25f: options.bm25f ?? DEFAULT_BM25F,
     ...historyQuery(context, searched, terms),
   };
-  const pool = collectPool(context, terms, names, poolOptions);
-  const matching = context.index.countHoldingAny(terms.map((t) => t.term));
+  // the files holding a term, read from the postings once: the pool weighs only them (and the named), the rows count them
+  const holds = context.index.holdingAny(terms.map((t) => t.term));
+  const pool = collectPool(context, terms, names, poolOptions, holds);
+  let matching = 0;
+  for (let i = 0; i < holds.length; i++) matching += holds[i]!;
   const rows = baseFeatures({ context, taskQuery: searched.taskQuery, pool, matching, ...(poolOptions.similar ? { similar: poolOptions.similar } : {}) });
   const graph = poolGraphOf(context, pool.map((f) => f.path));
   return { searched, terms, names, pool, rows, graph, excludeTests, matching, poolOptions };

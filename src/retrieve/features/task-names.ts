@@ -83,8 +83,14 @@ export function taskNamesOf(taskQuery: TaskQuery): TaskNames {
   };
 }
 
+/** A file's stem as a name key, and whether it is generic (`index`, `utils`). */
+export interface FileStem {
+  stem: string;
+  generic: boolean;
+}
+
 /** The file's stem: its base name without extension (`index` gives its folder's name). */
-export function stemOf(path: string): { stem: string; generic: boolean } {
+export function stemOf(path: string): FileStem {
   const segments = path.split("/");
   const base = (segments[segments.length - 1] ?? "").replace(/(\.d)?(\.[a-z]+)?\.[cm]?[jt]sx?$/i, "");
   const key = nameKey(base);
@@ -114,7 +120,7 @@ export interface NameEvidence {
  * @example
  * nameEvidence(index.byPath.get("src/sort-action.ts")!, taskNamesOf(parseTask("Fix sort action"))).stemNamed; // 1
  */
-export function nameEvidence(file: IndexedFile, names: TaskNames, literalsOf?: (path: string) => readonly number[]): NameEvidence {
+export function nameEvidence(file: IndexedFile, names: TaskNames, fileStem: FileStem = stemOf(file.path), literalsOf?: (path: string) => readonly number[]): NameEvidence {
   const lower = file.path.toLowerCase();
   let pathNamed = 0;
   for (const p of names.paths) {
@@ -123,7 +129,7 @@ export function nameEvidence(file: IndexedFile, names: TaskNames, literalsOf?: (
       break;
     }
   }
-  const { stem, generic } = stemOf(file.path);
+  const { stem, generic } = fileStem;
   const named = stem.length >= MIN_STEM && names.keys.has(stem);
   let defines = 0;
   for (const id of names.identifiers) if (file.definedNames.has(id)) defines++;
