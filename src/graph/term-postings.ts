@@ -11,6 +11,7 @@
  */
 import type { ParsedFile } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
+import { withoutSourceEnding } from "../parse/languages.js";
 import { bytesOf, positionOf, unpack } from "../util/packed.js";
 import { countTerms } from "../util/terms.js";
 
@@ -58,7 +59,8 @@ export function pathTerms(path: string): { name: Map<string, number>; folder: Ma
   const slash = path.lastIndexOf("/");
   const name: Record<string, number> = Object.create(null) as Record<string, number>;
   const folder: Record<string, number> = Object.create(null) as Record<string, number>;
-  countTerms(name, path.slice(slash + 1).replace(/(\.d)?\.[cm]?[jt]sx?$/i, ""));
+  const fileName = path.slice(slash + 1);
+  countTerms(name, withoutSourceEnding(fileName) ?? fileName);
   if (slash > 0) countTerms(folder, path.slice(0, slash).replace(/\//g, " "));
   return { name: new Map(Object.entries(name)), folder: new Map(Object.entries(folder)) };
 }

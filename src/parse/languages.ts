@@ -26,6 +26,8 @@ export interface LanguageRow {
    * a string (a template, a test's data) reads as a comment line by line.
    */
   markerInOpeningComments?: boolean;
+  /** The name (without its ending) of the file that stands for its folder: `index` of `auth/index.ts`, `__init__` of a Python package. */
+  packageIndexName: string;
 }
 
 /**
@@ -34,10 +36,10 @@ export interface LanguageRow {
  * Python's `.d.ts` (see {@link DECLARATION_SUFFIXES}).
  */
 export const LANGUAGES: readonly LanguageRow[] = [
-  { extensions: [".ts", ".mts", ".cts"], language: "typescript", grammarDir: "typescript" },
-  { extensions: [".js", ".mjs", ".cjs"], language: "typescript", grammarDir: "typescript", jsxFallback: "tsx" },
-  { extensions: [".tsx", ".jsx"], language: "tsx", grammarDir: "tsx" },
-  { extensions: [".py", ".pyi"], language: "python", grammarDir: "python", barrelNames: ["__init__.py", "__init__.pyi"], markerInOpeningComments: true },
+  { extensions: [".ts", ".mts", ".cts"], language: "typescript", grammarDir: "typescript", packageIndexName: "index" },
+  { extensions: [".js", ".mjs", ".cjs"], language: "typescript", grammarDir: "typescript", jsxFallback: "tsx", packageIndexName: "index" },
+  { extensions: [".tsx", ".jsx"], language: "tsx", grammarDir: "tsx", packageIndexName: "index" },
+  { extensions: [".py", ".pyi"], language: "python", grammarDir: "python", barrelNames: ["__init__.py", "__init__.pyi"], markerInOpeningComments: true, packageIndexName: "__init__" },
 ];
 
 /** Which tree-sitter grammar parses a language, and which query files (under grammars/) it runs. */
@@ -126,6 +128,43 @@ export function languageRowForPath(path: string): LanguageRow | undefined {
 
 /** Declaration-file endings: parsed as type sources only (a Python stub, `.pyi`, is one). */
 export const DECLARATION_SUFFIXES: readonly string[] = [".d.ts", ".d.mts", ".d.cts", ".pyi"];
+
+/** Every source ending the table knows, declaration endings too, longest first (".d.mts" before ".mts" before ".ts"). */
+const SOURCE_ENDINGS: readonly string[] = [...new Set([...DECLARATION_SUFFIXES, ...LANGUAGES.flatMap((row) => row.extensions)])].sort((a, b) => b.length - a.length);
+
+/**
+ * A file name (or path) without its source ending, or undefined when the
+ * table reads no file so named.
+ *
+ * @example
+ * withoutSourceEnding("session_manager.py"); // "session_manager"
+ * withoutSourceEnding("src/types.d.ts");      // "src/types"
+ * withoutSourceEnding("README.md");           // undefined
+ */
+export function withoutSourceEnding(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  const ending = SOURCE_ENDINGS.find((e) => lower.endsWith(e));
+  return ending === undefined ? undefined : name.slice(0, name.length - ending.length);
+}
+
+/**
+ * True when a path's file stands for its folder: `index.ts`, a Python
+ * package's `__init__.py`.
+ *
+ * @example
+ * isPackageIndexPath("src/auth/__init__.py"); // true
+ * isPackageIndexPath("src/auth/index.tsx");   // true
+ * isPackageIndexPath("src/auth/login.py");    // false
+ * isPackageIndexPath("src/index.d.ts");       // false
+ */
+export function isPackageIndexPath(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const row = languageRowForPath(name);
+  if (row === undefined) return false;
+  const lower = name.toLowerCase();
+  // the row's own endings only: `index.d.ts` declares types, it is no folder's entry
+  return row.extensions.some((ending) => lower.endsWith(ending) && name.length === row.packageIndexName.length + ending.length && name.startsWith(row.packageIndexName));
+}
 
 /** The language of a path by its extension, or undefined when it is not a source file we read. */
 export function languageForPath(path: string): LanguageId | undefined {

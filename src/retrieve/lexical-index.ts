@@ -7,6 +7,7 @@
 import type { CodeGraph } from "../graph/code-graph.js";
 import { FIELDS, pathTerms, type Field, type TermCounter, type TermPostings } from "../graph/term-postings.js";
 import type { ParsedFile, TermCounts } from "../types.js";
+import { withoutSourceEnding } from "../parse/languages.js";
 import { positionOf } from "../util/packed.js";
 import { splitIdentifier, termsOf } from "../util/terms.js";
 
@@ -179,7 +180,8 @@ function definedNamesOf(file: ParsedFile): Set<string> {
   const names = new Set<string>();
   for (const def of file.definitions) names.add(def.name.toLowerCase());
   for (const exp of file.exports) if (exp.name !== "*" && exp.name !== "default") names.add(exp.name.toLowerCase());
-  const base = file.path.slice(file.path.lastIndexOf("/") + 1).replace(/(\.d)?\.[cm]?[jt]sx?$/i, "");
+  const fileName = file.path.slice(file.path.lastIndexOf("/") + 1);
+  const base = withoutSourceEnding(fileName) ?? fileName;
   names.add(splitIdentifier(base).join(""));
   return names;
 }

@@ -49,6 +49,14 @@ function countsFromFacts(file: ParsedFile, term: string): number[] {
 }
 
 describe("term postings", () => {
+  it("take a file's name terms without its source ending, in Python as in TypeScript", async () => {
+    const files = [...(await buildGraph("fixtures/auth-service-py")).files.keys()];
+    expect(files).toContain("auth_service/auth/session_manager.py");
+    for (const path of files) expect([...pathTerms(path).name.keys()]).not.toContain("py");
+    expect([...pathTerms("auth_service/auth/session_manager.py").name.keys()].sort()).toEqual(["manag", "session"]);
+    expect([...pathTerms("src/types.d.ts").name.keys()]).toEqual(["type"]);
+  });
+
   it("say, for every term, the files whose facts hold it and how often in each field", async () => {
     const codeGraph = await buildGraph(root);
     const files = [...codeGraph.files.values()];

@@ -89,6 +89,21 @@ describe("what the task names", () => {
     expect(stemOf("src/config/index.ts")).toEqual({ stem: "config", generic: true });
     expect(stemOf("src/auth/session-manager.ts")).toEqual({ stem: "sessionmanager", generic: false });
     expect(stemOf("src/utils.ts").generic).toBe(true);
+    expect(stemOf("src/types.d.ts")).toEqual({ stem: "types", generic: true });
+  });
+
+  it("reads a Python file's name without its ending, and a package's __init__.py as its folder", async () => {
+    const py = createRetrievalContext(await buildGraph("fixtures/auth-service-py"));
+    const session = py.index.byPath.get("auth_service/auth/session_manager.py")!;
+    const jwt = py.index.byPath.get("auth_service/auth/jwt_utils.py")!;
+    expect(stemOf(session.path)).toEqual({ stem: "sessionmanager", generic: false });
+    expect(stemOf("auth_service/auth/__init__.py")).toEqual({ stem: "auth", generic: true });
+    expect(stemOf("__init__.py").generic).toBe(true);
+    expect(session.definedNames.has("sessionmanager")).toBe(true);
+    const names = taskNamesOf(parseTask("The session manager drops claims read in auth/jwt_utils"));
+    expect(nameEvidence(session, names).stemNamed).toBe(1);
+    expect(nameEvidence(jwt, names).pathNamed).toBe(1);
+    expect(nameEvidence(session, names).pathNamed).toBe(0);
   });
 });
 

@@ -33,6 +33,7 @@ import { scopeNamesFolder, scopeNameShare, scopeTermsOf } from "../signals/scope
 import { compoundFilter, compoundsOf, definedCompounds } from "../signals/compound-name.js";
 import { entryBarrels, speaksOfModuleBoundary } from "../signals/entry-barrel.js";
 import { loadStopwords } from "../query-data.js";
+import { isPackageIndexPath } from "../../parse/languages.js";
 import type { PoolFile } from "./candidate-pool.js";
 import { cochangeShare } from "./history-features.js";
 
@@ -68,7 +69,6 @@ const NEVER_CHANGED_DAYS = 10_000;
 /** Folders whose files a change to the source seldom touches: examples, docs, demos, scripts, benchmarks, stories, mocks. */
 const AUX_FOLDER = /(^|\/)(examples?|docs?|demos?|scripts?|bench(marks?)?|stories|storybook|mocks?|__mocks__|fixtures?|playground|sandbox|e2e|website|site)\//i;
 
-const INDEX_NAME = /(^|\/)index\.[cm]?[jt]sx?$/;
 const JS_NAME = /\.[cm]?jsx?$/;
 
 function rankOf(values: readonly number[]): number[] {
@@ -251,7 +251,7 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
       scopeNameShare(scopeIsFolder ? file.fields.folder : file.fields.name, scopeTerms), scopeIsFolder ? 1 : 0, pluralNameShare(f.path, pluralParts), compound, entries.has(f.path) ? 1 : 0,
       importsSeed, importedBySeed, twoHop, sameFolder, (folderScore.get(folder) ?? 0) - lexical.bm25f / bestBm25f, (pagerank.get(f.path) ?? 0) / bestRank,
       Math.log2(1 + own.in.size), Math.log2(1 + own.out.size), f.origin === "neighbour" || f.origin === "expansion" ? 1 : 0,
-      file.isTest ? 1 : 0, file.isDeclaration ? 1 : 0, file.isBarrel ? 1 : 0, INDEX_NAME.test(f.path) ? 1 : 0, Math.log2(1 + file.tokens),
+      file.isTest ? 1 : 0, file.isDeclaration ? 1 : 0, file.isBarrel ? 1 : 0, isPackageIndexPath(f.path) ? 1 : 0, Math.log2(1 + file.tokens),
       f.path.split("/").length, JS_NAME.test(f.path) ? 1 : 0, AUX_FOLDER.test(f.path) ? 1 : 0,
       Math.log2(1 + definitionCount), Math.log2(1 + exportedCount),
       terms.size, concepts.size, isZh, taskQuery.identifiers.length, (taskQuery.scopes ?? []).length > 0 ? 1 : 0, taskQuery.paths.length,

@@ -6,6 +6,7 @@
  * by the task is far likelier to be the one it is about than a file that
  * only shares its words.
  */
+import { languageRowForPath, withoutSourceEnding } from "../../parse/languages.js";
 import { heldShare, messageShingles } from "../../util/literal-shingles.js";
 import { splitIdentifier, termsOf } from "../../util/terms.js";
 import type { IndexedFile } from "../lexical-index.js";
@@ -89,12 +90,25 @@ export interface FileStem {
   generic: boolean;
 }
 
-/** The file's stem: its base name without extension (`index` gives its folder's name). */
+/**
+ * The file's stem: its base name without its source ending and one more
+ * (`.test`, `.config`); a package index (`index.ts`, `__init__.py`) gives
+ * its folder's name.
+ *
+ * @example
+ * stemOf("src/session_manager.py"); // { stem: "sessionmanager", generic: false }
+ * stemOf("app/auth/__init__.py");   // { stem: "auth", generic: true }
+ */
 export function stemOf(path: string): FileStem {
   const segments = path.split("/");
-  const base = (segments[segments.length - 1] ?? "").replace(/(\.d)?(\.[a-z]+)?\.[cm]?[jt]sx?$/i, "");
+  const name = segments[segments.length - 1] ?? "";
+  const bare = withoutSourceEnding(name);
+  const base = bare === undefined ? name : bare.replace(/(\.d)?(\.[a-z]+)?$/i, "");
   const key = nameKey(base);
-  if (key === "index" && segments.length > 1) return { stem: nameKey(segments[segments.length - 2] ?? ""), generic: true };
+  const indexName = bare === undefined ? undefined : languageRowForPath(name)?.packageIndexName;
+  if (indexName !== undefined && (key === indexName || base === indexName)) {
+    return segments.length > 1 ? { stem: nameKey(segments[segments.length - 2] ?? ""), generic: true } : { stem: key, generic: true };
+  }
   return { stem: key, generic: GENERIC_STEMS.has(key) };
 }
 
@@ -115,6 +129,12 @@ export interface NameEvidence {
   literalShare: number;
 }
 
+/** A path without its code ending (`.ts`, `.py`; a declaration keeps its `.d`): how a task may name a file. */
+function withoutCodeEnding(path: string): string {
+  const ending = languageRowForPath(path)?.extensions.filter((e) => path.endsWith(e)).reduce((a, b) => (b.length > a.length ? b : a), "");
+  return ending ? path.slice(0, -ending.length) : path;
+}
+
 /**
  * @param literalsOf a file's literal trigrams (its parsed facts), sorted
  * @example
@@ -122,9 +142,10 @@ export interface NameEvidence {
  */
 export function nameEvidence(file: IndexedFile, names: TaskNames, fileStem: FileStem = stemOf(file.path), literalsOf?: (path: string) => readonly number[]): NameEvidence {
   const lower = file.path.toLowerCase();
+  const bare = withoutCodeEnding(lower);
   let pathNamed = 0;
   for (const p of names.paths) {
-    if (lower === p || lower.endsWith(`/${p}`) || lower.replace(/\.[cm]?[jt]sx?$/, "") === p.replace(/\.[cm]?[jt]sx?$/, "") || lower.replace(/\.[cm]?[jt]sx?$/, "").endsWith(`/${p.replace(/\.[cm]?[jt]sx?$/, "")}`)) {
+    if (lower === p || lower.endsWith(`/${p}`) || bare === withoutCodeEnding(p) || bare.endsWith(`/${withoutCodeEnding(p)}`)) {
       pathNamed = 1;
       break;
     }
