@@ -6,6 +6,10 @@
 //    commit, scored with the model trained without that fold (npm run train
 //    writes them; it trains on both splits' other folds), beside the bm25
 //    strategy and the reference BM25 (../shared/bench/baselines/bm25.mjs);
+//    and on ../shared/bench/train-python (Python commits, sampled as the
+//    commit split), scored by the Python fold models (GR_TRAIN_CACHE/
+//    models-python, written by npm run train on the Python features), its
+//    reference BM25 over Python files (BASELINE_LANG=python);
 //    rows per language and per number of files changed, and the reliability
 //    of the relevances (see bench-validation.mjs). Needs the training
 //    repositories' mirrors (--mirrors DIR or GR_BENCH_MIRRORS) and the fold
@@ -18,7 +22,7 @@
 //                         [--keep-build] [--report]
 //                         [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4]
 //                         [--retrievers graph,graph-no-history,bm25,reference]
-//                         [--splits commits,issues] [--dev-only] [--validation-only]
+//                         [--splits commits,issues,python] [--dev-only] [--validation-only]
 //
 // --sample N: tasks per training repository (default 40; 0 = all 6204).
 // --retrievers: the validation's retrievers to run (default all four); the
@@ -74,7 +78,7 @@ function fail(message) {
 function parseArgs(argv) {
   const options = {
     jobs: "1", corpus: [], limit: null, timeoutS: null, strategies: STRATEGIES, progress: false, keepBuild: false, report: false,
-    mirrors: process.env.GR_BENCH_MIRRORS ?? null, sample: 40, folds: [0, 1, 2, 3, 4], dev: true, validation: true, retrievers: RETRIEVERS, splits: ["commits", "issues"],
+    mirrors: process.env.GR_BENCH_MIRRORS ?? null, sample: 40, folds: [0, 1, 2, 3, 4], dev: true, validation: true, retrievers: RETRIEVERS, splits: ["commits", "issues", "python"],
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -103,13 +107,13 @@ function parseArgs(argv) {
   for (const s of options.strategies) if (!STRATEGIES.includes(s)) usage(`unknown strategy ${s} (graph, bm25 or pagerank)`);
   for (const r of options.retrievers) if (!RETRIEVERS.includes(r)) usage(`unknown retriever ${r} (${RETRIEVERS.join(", ")})`);
   for (const k of options.folds) if (![0, 1, 2, 3, 4].includes(k)) usage(`unknown fold ${k} (0 to 4)`);
-  for (const split of options.splits) if (!(split in SPLITS)) usage(`unknown split ${split} (commits or issues)`);
+  for (const split of options.splits) if (!(split in SPLITS)) usage(`unknown split ${split} (commits, issues or python)`);
   if (!Number.isInteger(options.sample) || options.sample < 0) usage("--sample takes a whole number (0 = every task)");
   return options;
 }
 
 function usage(problem) {
-  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress] [--keep-build] [--report] [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4] [--retrievers graph,graph-no-history,bm25,reference] [--splits commits,issues] [--dev-only] [--validation-only]";
+  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress] [--keep-build] [--report] [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4] [--retrievers graph,graph-no-history,bm25,reference] [--splits commits,issues,python] [--dev-only] [--validation-only]";
   if (problem) {
     process.stderr.write(`bench-quality: ${problem}\n${text}\n`);
     process.exit(2);
@@ -233,8 +237,10 @@ function readSummary(strategy) {
  * reference reads TS and JS together, as its README measures it).
  */
 const SPLITS = {
-  commits: { dir: "train", outDir: "validation", sampled: true, referenceEnv: {} },
-  issues: { dir: "issues", outDir: "validation-issues", sampled: false, referenceEnv: { BASELINE_ALL_CODE: "1" } },
+  commits: { dir: "train", outDir: "validation", sampled: true, referenceEnv: {}, models: "models" },
+  issues: { dir: "issues", outDir: "validation-issues", sampled: false, referenceEnv: { BASELINE_ALL_CODE: "1" }, models: "models" },
+  // scored by the Python fold models (npm run train -- --data <Python features> --models <train cache>/models-python)
+  python: { dir: "train-python", outDir: "validation-python", sampled: true, referenceEnv: { BASELINE_LANG: "python" }, models: "models-python" },
 };
 
 /** Part 1: the leave-fold-out validation on each split (see bench-validation.mjs). */
@@ -244,7 +250,7 @@ async function validate(options, harness, cli) {
 
 async function validateSplit(options, harness, cli, name, split) {
   const trainDir = path.join(harness.dir, split.dir);
-  const models = path.join(process.env.GR_TRAIN_CACHE ?? path.join(os.tmpdir(), "gr-train-cache"), "models");
+  const models = path.join(process.env.GR_TRAIN_CACHE ?? path.join(os.tmpdir(), "gr-train-cache"), split.models);
   const outDir = path.join(PROJECT_ROOT, ".bench-cache", split.outDir);
   const tasksFile = path.join(outDir, "tasks.jsonl");
   const sample = split.sampled ? options.sample : 0;
