@@ -159,11 +159,27 @@ export function withoutSourceEnding(name: string): string | undefined {
  */
 export function isPackageIndexPath(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
-  const row = languageRowForPath(name);
-  if (row === undefined) return false;
-  const lower = name.toLowerCase();
   // the row's own endings only: `index.d.ts` declares types, it is no folder's entry
-  return row.extensions.some((ending) => lower.endsWith(ending) && name.length === row.packageIndexName.length + ending.length && name.startsWith(row.packageIndexName));
+  return withoutLanguageEnding(name) === languageRowForPath(name)?.packageIndexName;
+}
+
+/**
+ * A path without its language's ending, the longest its row lists (a
+ * declaration keeps its `.d`); the path itself when no row reads it: how a
+ * task may name a file.
+ *
+ * @example
+ * withoutLanguageEnding("src/auth/tokens.mts"); // "src/auth/tokens"
+ * withoutLanguageEnding("src/types.d.ts");      // "src/types.d"
+ * withoutLanguageEnding("README.md");           // "README.md"
+ */
+export function withoutLanguageEnding(path: string): string {
+  const row = languageRowForPath(path);
+  if (row === undefined) return path;
+  const lower = path.toLowerCase();
+  let ending = "";
+  for (const e of row.extensions) if (e.length > ending.length && lower.endsWith(e)) ending = e;
+  return path.slice(0, path.length - ending.length);
 }
 
 /** The language of a path by its extension, or undefined when it is not a source file we read. */

@@ -6,7 +6,7 @@
  * by the task is far likelier to be the one it is about than a file that
  * only shares its words.
  */
-import { languageRowForPath, withoutSourceEnding } from "../../parse/languages.js";
+import { languageRowForPath, withoutLanguageEnding, withoutSourceEnding } from "../../parse/languages.js";
 import { heldShare, messageShingles } from "../../util/literal-shingles.js";
 import { splitIdentifier, termsOf } from "../../util/terms.js";
 import type { IndexedFile } from "../lexical-index.js";
@@ -129,10 +129,16 @@ export interface NameEvidence {
   literalShare: number;
 }
 
-/** A path without its code ending (`.ts`, `.py`; a declaration keeps its `.d`): how a task may name a file. */
-function withoutCodeEnding(path: string): string {
-  const ending = languageRowForPath(path)?.extensions.filter((e) => path.endsWith(e)).reduce((a, b) => (b.length > a.length ? b : a), "");
-  return ending ? path.slice(0, -ending.length) : path;
+/** True when one of the task's paths names `path` (a path ending it, with or without its language's ending). */
+function isPathNamed(path: string, taskPaths: readonly string[]): boolean {
+  const lower = path.toLowerCase();
+  const bare = withoutLanguageEnding(lower);
+  for (const p of taskPaths) {
+    if (lower === p || lower.endsWith(`/${p}`)) return true;
+    const bareP = withoutLanguageEnding(p);
+    if (bare === bareP || bare.endsWith(`/${bareP}`)) return true;
+  }
+  return false;
 }
 
 /**
@@ -141,15 +147,8 @@ function withoutCodeEnding(path: string): string {
  * nameEvidence(index.byPath.get("src/sort-action.ts")!, taskNamesOf(parseTask("Fix sort action"))).stemNamed; // 1
  */
 export function nameEvidence(file: IndexedFile, names: TaskNames, fileStem: FileStem = stemOf(file.path), literalsOf?: (path: string) => readonly number[]): NameEvidence {
-  const lower = file.path.toLowerCase();
-  const bare = withoutCodeEnding(lower);
-  let pathNamed = 0;
-  for (const p of names.paths) {
-    if (lower === p || lower.endsWith(`/${p}`) || bare === withoutCodeEnding(p) || bare.endsWith(`/${withoutCodeEnding(p)}`)) {
-      pathNamed = 1;
-      break;
-    }
-  }
+  // most tasks name no path: nothing to do for each of the codebase's files then
+  const pathNamed = names.paths.length > 0 && isPathNamed(file.path, names.paths) ? 1 : 0;
   const { stem, generic } = fileStem;
   const named = stem.length >= MIN_STEM && names.keys.has(stem);
   let defines = 0;
