@@ -1,12 +1,10 @@
 /**
  * The graph options the commands that build share. Apart from
  * cache-options.ts, which the daemon client loads before any library code:
- * this reads the store's file names.
+ * this asks the store whether an index is there.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { holdsIndex } from "../faces.js";
 import type { BuildGraphOptions } from "../index.js";
-import { INDEX_FILE } from "../store/index.js";
 import { cacheDirOption } from "./cache-options.js";
 import type { CliIo } from "./cli-io.js";
 import type { CliValues } from "./options.js";
@@ -14,7 +12,7 @@ import { createProgressBar } from "./progress-bar.js";
 
 /** True when a build in `cacheDir` starts from nothing: no index written there yet, or none kept (--no-cache). */
 export function startsCold(cacheDir: string | undefined): boolean {
-  return cacheDir === undefined || !existsSync(join(cacheDir, INDEX_FILE));
+  return cacheDir === undefined || !holdsIndex(cacheDir);
 }
 
 /** The graph options every command shares: the index folder (and its memory, in the daemon) and a progress bar on a terminal (none with --quiet). */

@@ -37,7 +37,7 @@
  * read as UTF-8.
  */
 import { isAscii } from "node:buffer";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FolderSnapshot } from "../scan/index.js";
@@ -51,6 +51,11 @@ import { removeStaleTempFiles, writeFileAtomic } from "./write-atomic.js";
 
 export const INDEX_FILE = "index.json";
 export const GRAPH_FILE = "graph.json";
+
+/** True when `dir` holds an index file: a build there starts from it (else from nothing). */
+export function holdsIndex(dir: string): boolean {
+  return existsSync(join(dir, INDEX_FILE));
+}
 export const FACTS_FILE = "facts.bin";
 
 /** One file's entry. */
