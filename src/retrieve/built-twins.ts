@@ -70,16 +70,19 @@ export function builtTwins(ranked: readonly RankedFile[], evidence: TwinEvidence
  * historyCommits(history)("components/prism-sql.js", "components/prism-sql.min.js"); // { changed: 19, together: 18 }
  */
 export function historyCommits(history: HistoryIndex): TwinEvidence["commits"] {
-  const { names, paths } = numberedPaths(history);
-  let idOf: Map<string, number> | undefined;
+  // made on the first twin found on disk: a query with none reads nothing of the history here
+  let numbered: { idOf: Map<string, number>; paths: ReturnType<typeof numberedPaths>["paths"] } | undefined;
   return (source, twin) => {
-    idOf ??= new Map(names.map((name, id) => [name, id]));
-    const a = idOf.get(source);
-    const b = idOf.get(twin);
+    if (!numbered) {
+      const { names, paths } = numberedPaths(history);
+      numbered = { idOf: new Map(names.map((name, id) => [name, id])), paths };
+    }
+    const a = numbered.idOf.get(source);
+    const b = numbered.idOf.get(twin);
     let changed = 0;
     let together = 0;
     if (a === undefined) return { changed, together };
-    for (const commit of paths) {
+    for (const commit of numbered.paths) {
       if (!commit.includes(a)) continue;
       changed++;
       if (b !== undefined && commit.includes(b)) together++;
