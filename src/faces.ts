@@ -10,6 +10,7 @@ export { createResidentIndex, type ResidentIndex } from "./retrieve/resident-ind
 export { prepareIndexMemory } from "./graph/index-memory.js";
 export { preloadParser, stopParseWorkers } from "./parse/parse-files.js";
 export { claimStoreFolder, ForeignFolderError } from "./store/store-folder.js";
+export { holdsIndex } from "./store/index-store.js";
 export { closestWords } from "./util/edit-distance.js";
 export { isAssetImportDiagnostic } from "./resolve/unresolved-diagnostics.js";
 export { isAssetSpecifier } from "./resolve/asset-specifiers.js";

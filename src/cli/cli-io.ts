@@ -24,6 +24,12 @@ export interface CliIo {
   /** End the process now (after a --timeout: the abandoned work must not keep it alive); tests leave it out. */
   exit?: (code: number) => void;
   /**
+   * Called before a command builds with no index on disk to start from (or
+   * none kept: --no-cache); the one-shot CLI then lets its heap grow less
+   * (see jit-flags.ts). Not in the daemon, which keeps V8's defaults.
+   */
+  beforeColdBuild?: () => void;
+  /**
    * The index kept in memory by the daemon, which runs commands with it:
    * they build from it. --timeout is then not applied here: the client that
    * forwarded the command keeps the time.

@@ -3,7 +3,7 @@ import { buildGraph, GraphRetrieveError, refreshHistory, UsageError } from "../i
 import { readHistoryBesideBuild } from "../faces.js";
 import { noSourceFilesError, withoutNoFilesWarning } from "./no-source-files.js";
 import { withConfig } from "./config-options.js";
-import { graphCacheOptions } from "./cache-options.js";
+import { graphCacheOptions } from "./graph-cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
 import { EXIT_OK, integerOption, type CliIo } from "./cli-io.js";
 import type { CliValues } from "./options.js";

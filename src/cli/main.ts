@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** Entry point of the `graph-retrieve` command. */
 import { forwardToDaemon } from "./daemon-client.js";
-import { isResident, shortRunJit } from "./jit-flags.js";
+import { coldBuildHeap, isResident, shortRunJit } from "./jit-flags.js";
 
 // A closed pipe (`graph-retrieve … | head`) ends the run quietly.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -28,7 +28,8 @@ const forwarded = await forwardToDaemon(argv, { stdout, stderr, cwd: process.cwd
 if (forwarded !== undefined) {
   process.exitCode = forwarded;
 } else {
-  if (!isResident(argv)) shortRunJit();
+  const resident = isResident(argv);
+  if (!resident) shortRunJit();
   const { runCli } = await import("./run-cli.js");
   const code = await runCli(argv, {
     stdout,
@@ -39,11 +40,12 @@ if (forwarded !== undefined) {
     readStdin: readAllStdin,
     progress: stderr,
     exit: (code) => process.exit(code),
+    ...(resident ? {} : { beforeColdBuild: () => coldBuildHeap() }),
   });
   process.exitCode = code;
   // a one-shot command is done once its output is out: exit then, without the heap's teardown that a natural exit
   // waits for (rollup's warm query: ~8 ms). Nothing is left running by then (no handle, no worker).
-  if (!isResident(argv)) {
+  if (!resident) {
     await flushed(process.stdout);
     await flushed(process.stderr);
     process.exit(code);

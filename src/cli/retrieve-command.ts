@@ -3,7 +3,7 @@ import { createRetriever, STRATEGIES, UsageError, type StrategyName } from "../i
 import { readTask } from "./task-input.js";
 import { noSourceFilesError, withoutNoFilesWarning } from "./no-source-files.js";
 import { withConfig } from "./config-options.js";
-import { graphCacheOptions } from "./cache-options.js";
+import { graphCacheOptions } from "./graph-cache-options.js";
 import { reportDiagnostics } from "./report-diagnostics.js";
 import { checkRetrievalOutputs, writeRetrievalOutputs } from "./retrieval-outputs.js";
 import { EXIT_OK, integerOption, type CliIo } from "./cli-io.js";

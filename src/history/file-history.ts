@@ -9,6 +9,7 @@
  * pair.
  */
 import { numberedPaths, type HistoryIndex } from "./history-index.js";
+import { firstInOrder } from "../util/sort.js";
 
 /** A commit's weight halves every this many days before HEAD. */
 export const HALF_LIFE_DAYS = 365;
@@ -295,7 +296,7 @@ export function evidenceFrom(history: HistoryIndex, numbers: EvidenceNumbers): F
       const share = commitRecency[c]! / (files.length - 1);
       for (const b of files) if (b !== file) sums.set(b, (sums.get(b) ?? 0) + share);
     }
-    row = new Map([...sums.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, MAX_PARTNERS));
+    row = new Map(firstInOrder(sums.entries(), MAX_PARTNERS, (x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)));
     rows.set(file, row);
     return row;
   };

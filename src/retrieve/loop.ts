@@ -12,6 +12,7 @@
 import type { CycleTrace, RetrievalResult } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { assembleResult, byRelevance, chooseContext, type AssembleInput, type ContextChoice } from "./assemble-result.js";
+import { builtTwins, twinEvidence } from "./built-twins.js";
 import { CONTEXT_THRESHOLD, MEDIUM_BAND } from "./bands.js";
 import { dispatch, dispatchAgain } from "./dispatch.js";
 import { evaluate, firstStageProbabilities, missingContextOf, type Evaluation, type PreviousCycle } from "./evaluate.js";
@@ -164,5 +165,9 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
     if (cycle === maxCycles) trace.stop = `reached the cycle limit (${maxCycles})`;
   }
 
-  return assembleResult(context, input, [...latest.values()], firstCycle, cycles, gaps, { strategy: "graph", stoppedEarly, choice: choice! });
+  // build output committed beside the best files, ranked after them by how often it changed with them (not in the
+  // context: it is rebuilt, not read)
+  const ranked = [...latest.values()];
+  const twins = context.historyIndex ? builtTwins(ranked, twinEvidence(context, isAllowed)) : [];
+  return assembleResult(context, input, [...ranked, ...twins], firstCycle, cycles, gaps, { strategy: "graph", stoppedEarly, choice: choice! });
 }

@@ -67,3 +67,18 @@ export const SUPPORTING_MIN_CHANCE = 0.1;
 
 /** At most this many supporting files are named. */
 export const MAX_SUPPORTING_FILES = 4;
+
+/**
+ * The best files whose minified twins (built-twins.ts) are looked for:
+ * beyond the first 20 a twin's chance (its source's times its share) is
+ * below the low band.
+ */
+export const TWIN_SOURCES = 20;
+
+/**
+ * The commits of doubt a twin's share starts with: m commits that changed
+ * both of n that changed the source give m / (n + 1), so one commit's
+ * word is a half, and a twin changed with its source every time reads
+ * close to 1 only over many commits.
+ */
+export const TWIN_DOUBT_COMMITS = 1;

@@ -17,6 +17,8 @@ export interface RetrievalContext {
   uses: UsesByFile;
   /** What the repository's history says of each file; undefined without history. */
   history?: FileHistory;
+  /** The history as read (every path each commit changed, the codebase's or not); undefined without history. */
+  historyIndex?: HistoryIndex;
 }
 
 /**
@@ -48,7 +50,7 @@ export function createRetrievalContext(codeGraph: CodeGraph, history?: HistoryIn
     evidence = { key, history: numbers ? evidenceFrom(history, numbers) : fileHistory(history, (path) => codeGraph.files.has(path)) };
     historyFor.set(relations, evidence);
   }
-  return { codeGraph, ...built, history: evidence.history };
+  return { codeGraph, ...built, history: evidence.history, historyIndex: history };
 }
 
 /** The history evidence of graphs still in use, by the graph's relations and the history's HEAD. */

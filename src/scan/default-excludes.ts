@@ -93,6 +93,26 @@ export const EXCLUDED_FILE_PATTERNS: readonly RegExp[] = [
   /\.(?:generated|gen)\.(?:d\.)?[cm]?[jt]sx?$/i,
 ];
 
+/** The script endings a minified twin keeps (`prism-sql.js` → `prism-sql.min.js`). */
+const SCRIPT_ENDING = /\.[cm]?js$/i;
+
+/**
+ * The names a minified build of a script would have beside it
+ * (`<stem>.min.js`, `<stem>-min.js`): files the scan leaves out by
+ * {@link EXCLUDED_FILE_PATTERNS}, which a repository may still commit and
+ * change with their source. None for a file that is no plain script.
+ *
+ * @example
+ * minifiedTwinsOf("components/prism-sql.js"); // ["components/prism-sql.min.js", "components/prism-sql-min.js"]
+ * minifiedTwinsOf("src/app.ts");              // []
+ */
+export function minifiedTwinsOf(path: string): string[] {
+  const ending = SCRIPT_ENDING.exec(path)?.[0];
+  if (ending === undefined || isExcludedFileName(path.slice(path.lastIndexOf("/") + 1))) return [];
+  const stem = path.slice(0, -ending.length);
+  return [`${stem}.min${ending}`, `${stem}-min${ending}`];
+}
+
 /** How many bytes at the head of a file are searched for a generated-code marker. */
 export const GENERATED_MARKER_BYTES = 512;
 

@@ -6,12 +6,13 @@ import { basename, dirname, join } from "node:path";
 /**
  * Write `text` to `path` so a reader sees either the old file or the whole
  * new one, never a torn one, even with two writers at once (the last
- * rename wins). Creates the folder when missing.
+ * rename wins). Creates the folder when missing. Parts (an array of bytes)
+ * are written one after the other, never joined in memory.
  *
  * @example
  * await writeFileAtomic("/home/me/.cache/graph-retrieve/3f1c/index.json", JSON.stringify(store));
  */
-export async function writeFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, text: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);

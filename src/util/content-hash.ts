@@ -7,7 +7,12 @@ import { createHash } from "node:crypto";
  *
  * @example
  * hashContent(Buffer.from("export const a = 1;\n")).length; // 40
+ * hashContent([Buffer.from("ab"), Buffer.from("c")]) === hashContent(Buffer.from("abc")); // true
  */
-export function hashContent(bytes: Uint8Array | string): string {
-  return createHash("sha1").update(bytes).digest("hex");
+export function hashContent(bytes: Uint8Array | string | readonly Uint8Array[]): string {
+  const hash = createHash("sha1");
+  // parts: the hash of their concatenation, without making it
+  if (Array.isArray(bytes)) for (const part of bytes as readonly Uint8Array[]) hash.update(part);
+  else hash.update(bytes as Uint8Array | string);
+  return hash.digest("hex");
 }

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { runCli, type CliIo } from "../../src/cli/run-cli.js";
-import { graphCacheOptions } from "../../src/cli/cache-options.js";
+import { graphCacheOptions } from "../../src/cli/graph-cache-options.js";
 import { PROGRESS_DELAY_MS } from "../../src/cli/progress-bar.js";
 import { buildGraph, suggestFilePaths, type RetrievalResult } from "../../src/index.js";
 import { isAssetSpecifier } from "../../src/faces.js";

@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { removeStaleTempFiles, STALE_TEMP_MS } from "../../src/store/write-atomic.js";
+import { removeStaleTempFiles, STALE_TEMP_MS, writeFileAtomic } from "../../src/store/write-atomic.js";
+import { hashContent } from "../../src/util/content-hash.js";
 
 describe("temp files a killed writer left", () => {
   let dir = "";
@@ -31,5 +32,22 @@ describe("temp files a killed writer left", () => {
   it("a missing folder is no error", async () => {
     dir = mkdtempSync(join(tmpdir(), "gr-stale-"));
     expect(await removeStaleTempFiles(join(dir, "absent"))).toEqual([]);
+  });
+});
+
+describe("writeFileAtomic in parts", () => {
+  let dir = "";
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("writes the parts one after the other, as one file, and hashes them as their concatenation", async () => {
+    dir = mkdtempSync(join(tmpdir(), "gr-parts-"));
+    const parts = [Buffer.from("{\"header\":1}\n"), new Uint8Array([0, 1, 2, 255]), Buffer.alloc(0), Buffer.from("tail")];
+    await writeFileAtomic(join(dir, "facts.bin"), parts);
+    const whole = Buffer.concat(parts);
+    expect(readFileSync(join(dir, "facts.bin")).equals(whole)).toBe(true);
+    expect(hashContent(parts)).toBe(hashContent(whole));
+    expect(hashContent(parts)).not.toBe(hashContent(parts.slice(1)));
+    // no temp file left
+    expect(readdirSync(dir)).toEqual(["facts.bin"]);
   });
 });

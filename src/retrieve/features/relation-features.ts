@@ -8,6 +8,7 @@
  * computes them exactly as a retrieval does.
  */
 import { folderOf } from "../../util/folders.js";
+import { firstInOrder } from "../../util/sort.js";
 import type { FileLinks } from "../../graph/file-links.js";
 import type { RetrievalContext } from "../retrieval-context.js";
 
@@ -122,7 +123,7 @@ function poolRowOf(context: RetrievalContext, path: string, indexOf: ReadonlyMap
     out: o.sort((a, b) => a - b),
     in: n.sort((a, b) => a - b),
     uses: [...counts.entries()].sort((a, b) => a[0] - b[0]),
-    twoHop: [...hops].sort((a, b) => a - b).slice(0, MAX_TWO_HOP),
+    twoHop: firstInOrder(hops, MAX_TWO_HOP, (a, b) => a - b),
     cochange: partners.sort((a, b) => a[0] - b[0]),
   };
 }
