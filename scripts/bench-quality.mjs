@@ -7,9 +7,9 @@
 //    writes them; it trains on both splits' other folds), beside the bm25
 //    strategy and the reference BM25 (../shared/bench/baselines/bm25.mjs);
 //    and on ../shared/bench/train-python (Python commits, sampled as the
-//    commit split), scored by the Python fold models (GR_TRAIN_CACHE/
-//    models-python, written by npm run train on the Python features), its
-//    reference BM25 over Python files (BASELINE_LANG=python);
+//    commit split), scored by the same fold models (none of them trained
+//    on a Python task), its reference BM25 over Python files
+//    (BASELINE_LANG=python);
 //    rows per language and per number of files changed, and the reliability
 //    of the relevances (see bench-validation.mjs). Needs the training
 //    repositories' mirrors (--mirrors DIR or GR_BENCH_MIRRORS) and the fold
@@ -237,10 +237,9 @@ function readSummary(strategy) {
  * reference reads TS and JS together, as its README measures it).
  */
 const SPLITS = {
-  commits: { dir: "train", outDir: "validation", sampled: true, referenceEnv: {}, models: "models" },
-  issues: { dir: "issues", outDir: "validation-issues", sampled: false, referenceEnv: { BASELINE_ALL_CODE: "1" }, models: "models" },
-  // scored by the Python fold models (npm run train -- --data <Python features> --models <train cache>/models-python)
-  python: { dir: "train-python", outDir: "validation-python", sampled: true, referenceEnv: { BASELINE_LANG: "python" }, models: "models-python" },
+  commits: { dir: "train", outDir: "validation", sampled: true, referenceEnv: {} },
+  issues: { dir: "issues", outDir: "validation-issues", sampled: false, referenceEnv: { BASELINE_ALL_CODE: "1" } },
+  python: { dir: "train-python", outDir: "validation-python", sampled: true, referenceEnv: { BASELINE_LANG: "python" } },
 };
 
 /** Part 1: the leave-fold-out validation on each split (see bench-validation.mjs). */
@@ -250,7 +249,7 @@ async function validate(options, harness, cli) {
 
 async function validateSplit(options, harness, cli, name, split) {
   const trainDir = path.join(harness.dir, split.dir);
-  const models = path.join(process.env.GR_TRAIN_CACHE ?? path.join(os.tmpdir(), "gr-train-cache"), split.models);
+  const models = path.join(process.env.GR_TRAIN_CACHE ?? path.join(os.tmpdir(), "gr-train-cache"), "models");
   const outDir = path.join(PROJECT_ROOT, ".bench-cache", split.outDir);
   const tasksFile = path.join(outDir, "tasks.jsonl");
   const sample = split.sampled ? options.sample : 0;

@@ -12,7 +12,7 @@ import type { RankedFile } from "./assemble-result.js";
 import type { PoolOrigin } from "./features/candidate-pool.js";
 import type { TaskFeatures } from "./features/extract.js";
 import { relationFeatures, type PoolGraph } from "./features/relation-features.js";
-import { calibrate, scoreRow, type RankerFor, type RankerModel } from "./model/ranker.js";
+import { calibrate, scoreRow, type RankerModel } from "./model/ranker.js";
 import { matchedHistoryTerms } from "./features/history-features.js";
 import type { RetrievalContext } from "./retrieval-context.js";
 
@@ -111,9 +111,9 @@ const sigmoid = (margin: number): number => 1 / (1 + Math.exp(-margin));
  * trained to read (scripts/learn/train.mjs), so what a later cycle feeds it.
  * Only the scores: no reasons, gaps or calibration.
  */
-export function firstStageProbabilities(features: TaskFeatures, model: RankerModel | RankerFor): Map<string, number> {
-  const modelFor = typeof model === "function" ? model : () => model;
-  return new Map(features.pool.map((file, i) => [file.path, sigmoid(scoreRow(modelFor(file.path).stages[0]!, features.rows[i]!))]));
+export function firstStageProbabilities(features: TaskFeatures, model: RankerModel): Map<string, number> {
+  const stage = model.stages[0];
+  return new Map(features.pool.map((file, i) => [file.path, sigmoid(scoreRow(stage, features.rows[i]!))]));
 }
 
 /**
@@ -128,13 +128,12 @@ export function firstStageProbabilities(features: TaskFeatures, model: RankerMod
 export function evaluate(
   context: RetrievalContext,
   features: TaskFeatures,
-  model: RankerModel | RankerFor,
+  model: RankerModel,
   cycle: number,
   previous?: PreviousCycle,
 ): Evaluation[] {
   const paths = features.pool.map((f) => f.path);
-  const modelFor = typeof model === "function" ? model : () => model;
-  const stageOf = (path: string) => modelFor(path).stages[cycle === 1 || !previous ? 0 : 1]!;
+  const stage = model.stages[cycle === 1 || !previous ? 0 : 1];
   const isIssue = features.searched.taskQuery.isIssue === true;
   const relations = previous
     ? relationFeatures(features.graph, paths.map((p) => previous.probability.get(p) ?? 0))
@@ -142,7 +141,6 @@ export function evaluate(
   const ties = previous ? tiesOf(features.graph, paths, previous.relevance) : undefined;
   const evaluations: Evaluation[] = features.pool.map((file, i) => {
     const row = relations ? [...features.rows[i]!, ...relations[i]!] : features.rows[i]!;
-    const stage = stageOf(file.path);
     const margin = scoreRow(stage, row);
     const tie = ties?.[i];
     return {

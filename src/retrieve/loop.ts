@@ -17,7 +17,7 @@ import { CONTEXT_THRESHOLD, MEDIUM_BAND } from "./bands.js";
 import { dispatch, dispatchAgain } from "./dispatch.js";
 import { evaluate, firstStageProbabilities, missingContextOf, type Evaluation, type PreviousCycle } from "./evaluate.js";
 import type { TaskFeatures } from "./features/extract.js";
-import { shippedRankers } from "./model/ranker.js";
+import { loadRanker, shippedModelPath } from "./model/ranker.js";
 import { DEFAULT_MAX_CYCLES, MIN_SURE_FILES } from "./parameters.js";
 import { extendGlossary, extendThesaurus, parseTask } from "./query.js";
 import { refine } from "./refine.js";
@@ -80,7 +80,7 @@ function liftsOf(evaluations: readonly Evaluation[], previous: ReadonlyMap<strin
  */
 export async function runIterativeRetrieval(context: RetrievalContext, input: LoopInput): Promise<RetrievalResult> {
   const { task, options } = input;
-  const model = shippedRankers(context.history?.commits ?? 0, options.model);
+  const model = loadRanker(options.model ?? shippedModelPath(context.history?.commits ?? 0));
   const maxCycles = options.maxCycles ?? DEFAULT_MAX_CYCLES;
   const glossary = options.glossary ? extendGlossary(options.glossary, "retrieve: glossary") : undefined;
   const thesaurus = options.thesaurus ? extendThesaurus(options.thesaurus, "retrieve: thesaurus") : undefined;

@@ -14,9 +14,7 @@
  * features it never saw empty in training and is overconfident there
  * (docs/quality.md, session 23).
  */
-import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { languageForPath } from "../../parse/languages.js";
+import { readFileSync } from "node:fs";
 import { UsageError } from "../../errors.js";
 import { BASE_FEATURES } from "../features/base-features.js";
 import { RELATION_FEATURES } from "../features/relation-features.js";
@@ -39,56 +37,6 @@ export const NO_HISTORY_MODEL_PATH = RANKER_NO_HISTORY_FILE;
  */
 export function shippedModelPath(historyCommits: number): string {
   return historyCommits > 0 ? DEFAULT_MODEL_PATH : NO_HISTORY_MODEL_PATH;
-}
-
-/**
- * The shipped model a language's files are scored by, where one is shipped
- * for it (data/ranker-python.bin, data/ranker-python-no-history.bin:
- * trained on that language's changes alone, so its relevance is calibrated
- * on them); undefined for the others, scored by the shipped model.
- *
- * @example
- * shippedLanguageModelPath("python", 0); // ".../data/ranker-python-no-history.bin" (when shipped)
- */
-export function shippedLanguageModelPath(language: string, historyCommits: number): string | undefined {
-  const general = shippedModelPath(historyCommits);
-  const path = join(dirname(general), basename(general).replace(/^ranker/, `ranker-${language}`));
-  let shipped = languageModelShipped.get(path);
-  if (shipped === undefined) languageModelShipped.set(path, (shipped = existsSync(path)));
-  return shipped ? path : undefined;
-}
-
-const languageModelShipped = new Map<string, boolean>();
-
-/** Which model scores a file: one for all files, or by the file (its language's model). */
-export type RankerFor = (path: string) => RankerModel;
-
-/**
- * The models of a retrieval: `model` (a file the caller gives) for every
- * file, else the shipped model, and for a language with its own shipped
- * model, that one for its files.
- *
- * @example
- * const rankerFor = shippedRankers(120);
- * rankerFor("app/db/session.py"); // data/ranker-python.bin's model, when shipped
- */
-export function shippedRankers(historyCommits: number, model?: string): RankerFor {
-  if (model !== undefined) {
-    const only = loadRanker(model);
-    return () => only;
-  }
-  const general = loadRanker(shippedModelPath(historyCommits));
-  const byLanguage = new Map<string, RankerModel>();
-  return (path) => {
-    const language = languageForPath(path);
-    if (language === undefined) return general;
-    let chosen = byLanguage.get(language);
-    if (chosen === undefined) {
-      const own = shippedLanguageModelPath(language, historyCommits);
-      byLanguage.set(language, (chosen = own === undefined ? general : loadRanker(own)));
-    }
-    return chosen;
-  };
 }
 
 const loaded = new Map<string, RankerModel>();
