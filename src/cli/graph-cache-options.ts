@@ -11,7 +11,7 @@ import type { CliValues } from "./options.js";
 import { createProgressBar } from "./progress-bar.js";
 
 /** True when a build in `cacheDir` starts from nothing: no index written there yet, or none kept (--no-cache). */
-export function startsCold(cacheDir: string | undefined): boolean {
+function startsCold(cacheDir: string | undefined): boolean {
   return cacheDir === undefined || !holdsIndex(cacheDir);
 }
 

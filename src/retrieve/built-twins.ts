@@ -99,10 +99,9 @@ const countsOf = new WeakMap<HistoryIndex, TwinEvidence["commits"]>();
  * root (a twin's path is its source's folder and name with another ending:
  * never outside the root), its history; `isAllowed` the query's path test.
  */
-export function twinEvidence(context: RetrievalContext, isAllowed: (path: string) => boolean): TwinEvidence {
-  const history = context.historyIndex;
-  let commits = history ? countsOf.get(history) : undefined;
-  if (history && !commits) countsOf.set(history, (commits = historyCommits(history)));
+export function twinEvidence(context: RetrievalContext, history: HistoryIndex, isAllowed: (path: string) => boolean): TwinEvidence {
+  let commits = countsOf.get(history);
+  if (!commits) countsOf.set(history, (commits = historyCommits(history)));
   return {
     isIndexed: (path) => context.codeGraph.files.has(path),
     isFile: (path) => {
@@ -113,6 +112,6 @@ export function twinEvidence(context: RetrievalContext, isAllowed: (path: string
         return false;
       }
     },
-    commits: commits ?? (() => ({ changed: 0, together: 0 })),
+    commits,
   };
 }

@@ -168,6 +168,7 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
   // build output committed beside the best files, ranked after them by how often it changed with them (not in the
   // context: it is rebuilt, not read)
   const ranked = [...latest.values()];
-  const twins = context.historyIndex ? builtTwins(ranked, twinEvidence(context, isAllowed)) : [];
+  const history = context.historyIndex;
+  const twins = history ? builtTwins(ranked, twinEvidence(context, history, isAllowed)) : [];
   return assembleResult(context, input, [...ranked, ...twins], firstCycle, cycles, gaps, { strategy: "graph", stoppedEarly, choice: choice! });
 }

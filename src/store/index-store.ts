@@ -51,12 +51,12 @@ import { removeStaleTempFiles, writeFileAtomic } from "./write-atomic.js";
 
 export const INDEX_FILE = "index.json";
 export const GRAPH_FILE = "graph.json";
+export const FACTS_FILE = "facts.bin";
 
 /** True when `dir` holds an index file: a build there starts from it (else from nothing). */
 export function holdsIndex(dir: string): boolean {
   return existsSync(join(dir, INDEX_FILE));
 }
-export const FACTS_FILE = "facts.bin";
 
 /** One file's entry. */
 export interface StoredFile {
