@@ -97,6 +97,13 @@
 ; function's docstring, or an attribute's
 (expression_statement (string) @term.doc)
 (string_content) @term.string
+
+; literals, for the messages a task quotes (src/parse/read-literals.ts):
+; each string, strings side by side (one string to Python), and `+` chains
+(string) @literal.string
+(concatenated_string) @literal.string
+(binary_operator operator: "+") @literal.concat
+
 ; a string's text, not its `{…}` substitutions, which are code
 (string_start) @skip
 (string_content) @skip

@@ -1,11 +1,11 @@
 /**
  * A file's string literals as the code writes them: each string and
- * template literal once, and a `+` chain of them joined into one (a message
- * split over two lines of code is one message). A template literal's
- * substitutions, and a chain's operands that are not strings, are breaks
- * ({@link LITERAL_BREAK}): what is not one string in the code never reads
- * as one. The nodes come from the grammar's `@literal.*` captures
- * (grammars/<lang>/tags.scm).
+ * template literal once, and a chain of them joined into one (a `+` chain,
+ * Python's strings side by side: a message split over two lines of code is
+ * one message). A template literal's or an f-string's substitutions, and a
+ * chain's operands that are not strings, are breaks ({@link LITERAL_BREAK}):
+ * what is not one string in the code never reads as one. The nodes come
+ * from the grammar's `@literal.*` captures (grammars/<lang>/tags.scm).
  */
 import type Parser from "tree-sitter";
 import { LITERAL_BREAK } from "../util/literal-shingles.js";
@@ -13,18 +13,40 @@ import { LITERAL_BREAK } from "../util/literal-shingles.js";
 /** Literals shorter than this many characters say no message (a key, a path, a class name). */
 const MIN_LITERAL_CHARS = 12;
 
-/** A string or template literal's text without its quotes; substitutions as breaks, escapes as spaces. */
-function literalText(node: Parser.SyntaxNode): string {
-  if (node.type === "template_string") {
-    let text = "";
-    for (const child of node.namedChildren) {
-      if (child.type === "string_fragment") text += child.text;
-      else if (child.type === "escape_sequence") text += " ";
-      else text += LITERAL_BREAK;
-    }
-    return text;
+/**
+ * The parts of a string node, by the node types of the grammars read
+ * (TypeScript's `string_fragment` and `template_substitution`, Python's
+ * `string_content`, `interpolation`, `string_start` and `string_end`).
+ */
+const BREAK_PARTS = new Set(["template_substitution", "interpolation"]);
+const QUOTE_PARTS = new Set(["string_start", "string_end"]);
+/** Strings side by side that the language joins into one (Python's `"a" "b"`). */
+const JOINED_STRINGS = "concatenated_string";
+const LITERAL_TYPES = new Set(["string", "template_string", JOINED_STRINGS]);
+
+/** A text part's text with its escapes as spaces (Python's `string_content` holds its escapes as children). */
+function partText(part: Parser.SyntaxNode): string {
+  if (part.namedChildCount === 0) return part.text;
+  let text = "";
+  let at = part.startIndex;
+  for (const child of part.namedChildren) {
+    text += part.text.slice(at - part.startIndex, child.startIndex - part.startIndex) + (child.type === "escape_sequence" ? " " : child.text);
+    at = child.endIndex;
   }
-  return node.namedChildren.map((c) => (c.type === "escape_sequence" ? " " : c.text)).join("");
+  return text + part.text.slice(at - part.startIndex);
+}
+
+/** A string, template literal or run of joined strings as text without its quotes; substitutions as breaks, escapes as spaces. */
+function literalText(node: Parser.SyntaxNode): string {
+  if (node.type === JOINED_STRINGS) return node.namedChildren.map(literalText).join("");
+  let text = "";
+  for (const part of node.namedChildren) {
+    if (QUOTE_PARTS.has(part.type)) continue;
+    if (part.type === "escape_sequence") text += " ";
+    else if (BREAK_PARTS.has(part.type)) text += LITERAL_BREAK;
+    else text += partText(part);
+  }
+  return text;
 }
 
 /** The operands of a `+` chain, left to right. */
@@ -40,15 +62,17 @@ function operandsOf(node: Parser.SyntaxNode, concats: ReadonlySet<number>, out: 
 }
 
 /**
- * @param strings the string and template literal nodes
+ * @param strings the string and template literal nodes, and runs of strings the language joins
  * @param concats the `+` binary expressions
  * @example
  * readLiterals(stringNodes, concatNodes); // ["Context is not finalized", "retry in \u0001 seconds"]
  */
 export function readLiterals(strings: readonly Parser.SyntaxNode[], concats: readonly Parser.SyntaxNode[]): string[] {
   const concatIds = new Set(concats.map((n) => n.id));
-  const isLiteral = (n: Parser.SyntaxNode) => n.type === "string" || n.type === "template_string";
+  const isLiteral = (n: Parser.SyntaxNode) => LITERAL_TYPES.has(n.type);
   const joined = new Set<number>();
+  // the strings of a run the language joins are read with it, not alone
+  for (const node of strings) if (node.type === JOINED_STRINGS) for (const part of node.namedChildren) joined.add(part.id);
   const out: string[] = [];
   for (const concat of concats) {
     if (concat.parent && concatIds.has(concat.parent.id)) continue; // inside a longer chain
@@ -56,9 +80,14 @@ export function readLiterals(strings: readonly Parser.SyntaxNode[], concats: rea
     operandsOf(concat, concatIds, operands);
     if (!operands.some(isLiteral)) continue;
     const text = operands.map((o) => (isLiteral(o) ? literalText(o) : LITERAL_BREAK)).join("");
-    for (const o of operands) if (isLiteral(o)) joined.add(o.id);
+    for (const o of operands) {
+      if (!isLiteral(o)) continue;
+      joined.add(o.id);
+      for (const part of o.type === JOINED_STRINGS ? o.namedChildren : []) joined.add(part.id);
+    }
     out.push(text);
   }
-  for (const node of strings) if (!joined.has(node.id)) out.push(literalText(node));
+  // a string standing alone as a statement is documentation or a directive (a docstring, "use strict"), no message
+  for (const node of strings) if (!joined.has(node.id) && node.parent?.type !== "expression_statement") out.push(literalText(node));
   return out.filter((text) => text.replaceAll(LITERAL_BREAK, "").length >= MIN_LITERAL_CHARS);
 }

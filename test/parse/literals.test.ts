@@ -45,3 +45,22 @@ describe("literal shingles", () => {
     expect(parseSource("src/a.ts", `import x from "./x";\nconst key = "user-id";\n`, "typescript").literals).toEqual([]);
   });
 });
+
+describe("Python's literal shingles", () => {
+  const heldPy = (source: string, message = MESSAGE) => heldShare(parseSource("app/core.py", source, "python").literals, messageShingles(message));
+
+  it("a string, strings side by side and a + chain hold the message", () => {
+    expect(heldPy(`raise RuntimeError("Context is not finalized. Did you forget to return a Response object?")\n`)).toBe(1);
+    expect(heldPy(`raise RuntimeError(\n    "Context is not finalized. "\n    'Did you forget to return a Response object?'\n)\n`)).toBe(1);
+    expect(heldPy(`raise RuntimeError("Context is not finalized. " + "Did you forget to return " + "a Response object?")\n`)).toBe(1);
+  });
+
+  it("an f-string holds what it writes between substitutions, not across them", () => {
+    expect(heldPy(`raise RuntimeError(f"Context is not finalized. Did you forget to return a Response object? ({path})")\n`)).toBe(1);
+    expect(heldPy(`raise RuntimeError(f"Context is not {state}. Did you forget to return a Response object?")\n`)).toBeLessThan(1);
+  });
+
+  it("a docstring is documentation, not a message", () => {
+    expect(heldPy(`def finish():\n    """Context is not finalized. Did you forget to return a Response object?"""\n`)).toBe(0);
+  });
+});
