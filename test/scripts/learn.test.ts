@@ -182,3 +182,48 @@ describe("npm run train's options", () => {
     }
   });
 });
+
+describe("a model carried to today's features (scripts/learn/carry-model.mjs)", () => {
+  it("scores every row as it did, reading each feature where today's list puts it", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { encodeRanker, decodeRanker, packStage } = await import("../../src/retrieve/model/ranker-file.js");
+    const { BASE_FEATURES } = await import("../../src/retrieve/features/base-features.js");
+    const { RELATION_FEATURES } = await import("../../src/retrieve/features/relation-features.js");
+    const { scoreRow } = await import("../../src/retrieve/model/ranker.js");
+    // an older model: today's features less three, in another order
+    const old = [...BASE_FEATURES].filter((_, i) => i % 7 !== 3).reverse();
+    const width = old.length + RELATION_FEATURES.length;
+    const random = createRandom(7);
+    const tree = () => ({
+      feature: [Math.floor(random() * width), Math.floor(random() * width), Math.floor(random() * width), -1, -1, -1, -1],
+      threshold: [0.5, 0.3, 0.7, 0, 0, 0, 0],
+      left: [1, 3, 5, -1, -1, -1, -1],
+      right: [2, 4, 6, -1, -1, -1, -1],
+      value: [0, 0, 0, -1, 0.5, 1, -0.25],
+    });
+    const stage = () => packStage(0.1, Array.from({ length: 20 }, tree), [[-2, 0.1], [2, 0.9]]);
+    const model = { kind: "graph-retrieve ranker" as const, version: 2 as const, features: old, relationFeatures: [...RELATION_FEATURES], stages: [stage(), stage()] as [ReturnType<typeof stage>, ReturnType<typeof stage>] };
+    writeFileSync(join(scratch, "old.bin"), encodeRanker(model));
+    const run = spawnSync(process.execPath, ["scripts/learn/carry-model.mjs", "--from", join(scratch, "old.bin"), "--out", join(scratch, "carried.bin")], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const carried = decodeRanker(readFileSync(join(scratch, "carried.bin")), "carried.bin");
+    expect(carried.features).toEqual([...BASE_FEATURES]);
+    for (let r = 0; r < 50; r++) {
+      const row = Array.from({ length: BASE_FEATURES.length + RELATION_FEATURES.length }, () => random());
+      const asBefore = [...old.map((name) => row[BASE_FEATURES.indexOf(name as (typeof BASE_FEATURES)[number])]!), ...row.slice(BASE_FEATURES.length)];
+      for (const s of [0, 1] as const) expect(scoreRow(carried.stages[s], row)).toBeCloseTo(scoreRow(model.stages[s], asBefore), 12);
+    }
+  });
+
+  it("stops in one line on a feature this version no longer computes", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { encodeRanker, packStage } = await import("../../src/retrieve/model/ranker-file.js");
+    const { RELATION_FEATURES } = await import("../../src/retrieve/features/relation-features.js");
+    const stage = () => packStage(0, [], []);
+    writeFileSync(join(scratch, "gone.bin"), encodeRanker({ kind: "graph-retrieve ranker", version: 2, features: ["bm25f", "retiredFeature"], relationFeatures: [...RELATION_FEATURES], stages: [stage(), stage()] }));
+    const run = spawnSync(process.execPath, ["scripts/learn/carry-model.mjs", "--from", join(scratch, "gone.bin"), "--out", join(scratch, "gone-carried.bin")], { encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim()).toBe('carry-model: the model reads the base feature "retiredFeature", which this version no longer computes: retrain it (npm run train)');
+  });
+});
