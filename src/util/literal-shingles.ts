@@ -15,6 +15,7 @@
  * const held = literalShingles(["Context is not finalized"]);
  * heldShare(held, messageShingles("context is  not FINALIZED")); // 1
  */
+import { positionOf } from "./packed.js";
 
 /** Marks where a literal's text is interrupted (a `${…}` substitution, a non-string operand). */
 export const LITERAL_BREAK = "\u0001";
@@ -56,23 +57,10 @@ export function messageShingles(message: string): number[] {
   return [...new Set(out)];
 }
 
-function has(sorted: readonly number[], value: number): boolean {
-  let low = 0;
-  let high = sorted.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const at = sorted[middle]!;
-    if (at === value) return true;
-    if (at < value) low = middle + 1;
-    else high = middle - 1;
-  }
-  return false;
-}
-
 /** The share of a message's trigrams a file's literals hold (0 for a message of fewer than three words). */
 export function heldShare(sorted: readonly number[], shingles: readonly number[]): number {
   if (shingles.length === 0 || sorted.length === 0) return 0;
   let held = 0;
-  for (const h of shingles) if (has(sorted, h)) held++;
+  for (const h of shingles) if (positionOf(sorted, h) >= 0) held++;
   return held / shingles.length;
 }
