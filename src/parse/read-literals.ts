@@ -26,14 +26,16 @@ const LITERAL_TYPES = new Set(["string", "template_string", JOINED_STRINGS]);
 
 /** A text part's text with its escapes as spaces (Python's `string_content` holds its escapes as children). */
 function partText(part: Parser.SyntaxNode): string {
-  if (part.namedChildCount === 0) return part.text;
+  const whole = part.text;
+  if (part.namedChildCount === 0) return whole;
   let text = "";
-  let at = part.startIndex;
+  let at = 0;
   for (const child of part.namedChildren) {
-    text += part.text.slice(at - part.startIndex, child.startIndex - part.startIndex) + (child.type === "escape_sequence" ? " " : child.text);
-    at = child.endIndex;
+    const start = child.startIndex - part.startIndex;
+    text += whole.slice(at, start) + (child.type === "escape_sequence" ? " " : child.text);
+    at = child.endIndex - part.startIndex;
   }
-  return text + part.text.slice(at - part.startIndex);
+  return text + whole.slice(at);
 }
 
 /** A string, template literal or run of joined strings as text without its quotes; substitutions as breaks, escapes as spaces. */
@@ -71,7 +73,7 @@ export function readLiterals(strings: readonly Parser.SyntaxNode[], concats: rea
   const concatIds = new Set(concats.map((n) => n.id));
   const isLiteral = (n: Parser.SyntaxNode) => LITERAL_TYPES.has(n.type);
   const joined = new Set<number>();
-  // the strings of a run the language joins are read with it, not alone
+  // the strings of a run the language joins (each run is captured too, in a chain or not) are read with it, not alone
   for (const node of strings) if (node.type === JOINED_STRINGS) for (const part of node.namedChildren) joined.add(part.id);
   const out: string[] = [];
   for (const concat of concats) {
@@ -80,11 +82,7 @@ export function readLiterals(strings: readonly Parser.SyntaxNode[], concats: rea
     operandsOf(concat, concatIds, operands);
     if (!operands.some(isLiteral)) continue;
     const text = operands.map((o) => (isLiteral(o) ? literalText(o) : LITERAL_BREAK)).join("");
-    for (const o of operands) {
-      if (!isLiteral(o)) continue;
-      joined.add(o.id);
-      for (const part of o.type === JOINED_STRINGS ? o.namedChildren : []) joined.add(part.id);
-    }
+    for (const o of operands) if (isLiteral(o)) joined.add(o.id);
     out.push(text);
   }
   // a string standing alone as a statement is documentation or a directive (a docstring, "use strict"), no message

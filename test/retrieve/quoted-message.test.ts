@@ -21,13 +21,15 @@ const QUOTED = `Error "Context is not finalized. Did you forget to return a Resp
 const UNQUOTED = `Error with a middleware when a response object is not finalized, did you forget to return a context or await next${STEPS}`;
 
 let root: string;
-beforeAll(() => {
+let quoted: Awaited<ReturnType<typeof retrieve>>;
+beforeAll(async () => {
   // the fixture as a repository of one commit: a retrieval with history, as on an agent's checkout
   root = mkdtempSync(join(tmpdir(), "gr-quoted-"));
   cpSync("fixtures/quoted-message", root, { recursive: true });
   git(root, "init", "-q", "-b", "main");
   git(root, "add", "-A");
   git(root, "commit", "-q", "-m", "a web framework's core");
+  quoted = await retrieve(QUOTED, { root });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -35,7 +37,6 @@ const relevanceOf = (result: Awaited<ReturnType<typeof retrieve>>, path: string)
 
 describe("a quoted message", () => {
   it("lifts the file that writes it as one string, with the evidence in its reason", async () => {
-    const quoted = await retrieve(QUOTED, { root });
     const unquoted = await retrieve(UNQUOTED, { root });
     const app = quoted.files.find((f) => f.path === "src/app.ts");
     expect(app?.reason).toContain("writes a message the task quotes, as one string");
@@ -43,8 +44,7 @@ describe("a quoted message", () => {
     expect(quoted.files.findIndex((f) => f.path === "src/app.ts")).toBeLessThan(unquoted.files.findIndex((f) => f.path === "src/app.ts"));
   });
 
-  it("is not claimed by a file that holds the words in separate strings", async () => {
-    const quoted = await retrieve(QUOTED, { root });
+  it("is not claimed by a file that holds the words in separate strings", () => {
     for (const file of quoted.files.filter((f) => f.path !== "src/app.ts")) expect(file.reason, file.path).not.toContain("a message the task quotes");
   });
 });
