@@ -157,6 +157,12 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
   };
   // a walk that takes stats taken ahead started when they were taken
   const startedAt = Math.min(Date.now(), hints.ahead?.takenAt ?? Infinity);
+  const whole = state.lastWalk ? await scanWholeTree(state, state.lastWalk, maxFileBytes, hints.known) : undefined;
+  if (whole) {
+    hints.ignoreKey?.found?.(state.lastWalk!.snapshot.ignoreKey);
+    hints.folders?.found?.({ snapshot: state.lastWalk!.snapshot, changed: false });
+    return whole;
+  }
   const levels = await readInfoExclude(state);
   await walkDir(state, { path: "", realPath: realRoot, levels, isIncluded: !filter.hasInclude, viaLink: false });
   await walkLinkedDirs(state);
@@ -167,14 +173,18 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
   }
   hints.ignoreKey?.found?.(ignoreKey);
 
-  const files: ScannedFile[] = [];
   const kept = rulesAsBefore(state, ignoreKey === hints.ignoreKey?.known);
   if (hints.folders?.found && state.folders) {
     // the rules left out some of the files the walk took unasked: those are no candidates of their folders
     const keptPaths = kept === state.candidates ? undefined : new Set(kept.map((candidate) => candidate.path));
     hints.folders.found(snapshotOf(state.folders, { last: state.lastWalk, startedAt, ignoreKey, ...(keptPaths ? { isKept: (path: string) => keptPaths.has(path) } : {}) }));
   }
-  const candidates = dedupeByRealPath(kept);
+  return inspectCandidates(state, dedupeByRealPath(kept), maxFileBytes, hints);
+}
+
+/** The scan's files: each candidate (one per real file, in path order) inspected, a diagnostic for each skipped. */
+async function inspectCandidates(state: WalkState, candidates: readonly Candidate[], maxFileBytes: number, hints: ScanHints): Promise<ScanResult> {
+  const files: ScannedFile[] = [];
   for (let start = 0; start < candidates.length; start += FILES_PER_BATCH) {
     if (start > 0) await yieldToEventLoop();
     for (const candidate of candidates.slice(start, start + FILES_PER_BATCH)) {
@@ -183,10 +193,61 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
       if (outcome.diagnostic) state.diagnostics.push(outcome.diagnostic);
     }
   }
+  return resultOf(state, files);
+}
+
+/** The scan's result: its files in path order, its diagnostics sorted (a warning when it found no file). */
+function resultOf(state: WalkState, files: ScannedFile[]): ScanResult {
   files.sort((a, b) => compareStrings(a.path, b.path));
-  if (files.length === 0) state.diagnostics.push(noFilesWarning(filter.hasInclude));
+  if (files.length === 0) state.diagnostics.push(noFilesWarning(state.filter.hasInclude));
   state.diagnostics.sort((a, b) => compareStrings(a.path ?? "", b.path ?? "") || compareStrings(a.message, b.message));
-  return { root: realRoot, files, diagnostics: state.diagnostics };
+  return { root: state.root, files, diagnostics: state.diagnostics };
+}
+
+/**
+ * The last walk's tree whole, when the walk would take every folder of it
+ * from the snapshot: each is still a plain folder with the times it had
+ * then (not too close to that walk's start), none holds a link or was read
+ * as output or could not be read, and the ignore files read again give the
+ * rules it was walked under. Its files are then the snapshot's candidates,
+ * each inspected as the walk inspects it, listed in one pass without the
+ * walk's work per folder (babel, 12,946 folders: ~90 ms of a warm query).
+ * Undefined when any of that fails: the walk decides, from a state this
+ * left as it found it.
+ */
+async function scanWholeTree(state: WalkState, last: LastWalk, maxFileBytes: number, known: ScanHints["known"]): Promise<ScanResult | undefined> {
+  const { snapshot } = last;
+  const realOf = (path: string) => (path === "" ? state.root : childPath(state.root, path));
+  for (const record of snapshot.folders) {
+    const stamp = state.ahead?.folder(record[0]) ?? stampOf(realOf(record[0]));
+    if (!stamp || !isUnchangedSince(record, stamp, snapshot.startedAt)) return undefined;
+  }
+  // the rules, read as the walk reads them (into a trial state: a failed try leaves nothing behind)
+  const trial: WalkState = { ...state, ignoreTexts: [], diagnostics: [] };
+  const levels = await readInfoExclude(trial);
+  for (const record of snapshot.folders) {
+    if ((record[3] & HAS_GITIGNORE) !== 0) await addGitignore(trial, { path: record[0], realPath: realOf(record[0]), levels, isIncluded: true, viaLink: false });
+  }
+  if (trial.diagnostics.length > 0 || keyOfIgnoreTexts(trial.ignoreTexts) !== snapshot.ignoreKey) return undefined;
+  state.foldersTaken = snapshot.folders.length;
+  state.ignoreTexts = trial.ignoreTexts;
+  const files: ScannedFile[] = [];
+  let inspected = 0;
+  for (const record of snapshot.folders) {
+    const [folder] = record;
+    state.onFolder?.(folder, undefined);
+    const realFolder = realOf(folder);
+    for (let i = 4; i < record.length; i++) {
+      if (++inspected % FILES_PER_BATCH === 0) await yieldToEventLoop();
+      const name = record[i] as string;
+      const path = pathIn(folder, name);
+      const outcome = inspectFile({ path, realPath: childPath(realFolder, name), viaLink: false }, maxFileBytes, known?.(path), state.ahead);
+      if (outcome.file) files.push(outcome.file);
+      if (outcome.diagnostic) state.diagnostics.push(outcome.diagnostic);
+    }
+  }
+  state.onCandidates?.(inspected);
+  return resultOf(state, files);
 }
 
 /** The key of the ignore rules a walk read: each file's path and text, in path order. */

@@ -86,6 +86,21 @@ describe.concurrent("a walk that takes unchanged folders from the last walk", ()
     expect(second.changed).toBe(true);
   });
 
+  it("takes an unchanged tree whole: a file edited in place is looked at again, and skipped files are reported again", async ({ expect }) => {
+    const root = await treeOf({ ...TREE, "src/blob.ts": "\u0000\u0001binary", "src/made.ts": "// @generated\nexport const made = 7;\n" });
+    await age();
+    const first = await walk(root);
+    // edited in place: the folder's times do not move, the file's size does
+    await writeFile(join(root, "src/util.ts"), "export const one = 1;\nexport const two = 2;\n");
+    const known = new Map(first.result.files.map((f) => [f.path, { size: f.size, mtimeMs: f.mtimeMs }]));
+    const taken: string[] = [];
+    const second = await scanFiles(root, {}, { known: (path) => known.get(path), onFolder: (path, entries) => void (entries ? undefined : taken.push(path)), folders: { last: first.snapshot } });
+    expect(taken.sort()).toEqual(first.read);
+    expect(second).toEqual(await scanFiles(root));
+    expect(second.files.find((f) => f.path === "src/util.ts")?.size).toBeGreaterThan(known.get("src/util.ts")!.size);
+    expect(second.diagnostics.map((d) => d.path)).toEqual(["src/blob.ts", "src/made.ts"]);
+  });
+
   it("walks every folder again when a .gitignore changed in place (its folder's times do not move)", async ({ expect }) => {
     const { root, first } = await walkedTree();
     await writeFile(join(root, ".gitignore"), "*.log\nsrc/util.ts\n");
