@@ -131,6 +131,13 @@ function keyOfScanOptions(options: ScanOptions): string {
   return JSON.stringify([options.include ?? null, options.exclude ?? null, options.maxFileBytes ?? null, options.alsoInclude ?? null]);
 }
 
+/** A table's entries in a Map, without the pair per entry Object.entries makes (babel's 17,601 files: ~30 -> ~10 ms). */
+function tableOf<T>(table: Record<string, T>): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const key of Object.keys(table)) map.set(key, table[key]!);
+  return map;
+}
+
 /** Whether a folder holds one of `paths` (root-relative), at any depth; the root is no folder here. */
 function folderTest(paths: readonly string[]): { has(path: string): boolean } {
   // the index lists its files in path order: the folders are found in the list, not all made (rollup, 12,724 files
@@ -272,7 +279,7 @@ function diskSession(
         onFolder: (path, entries) =>
           void configNames.set(path, entries ? configFileNames(entries) : lastConfigs && Object.hasOwn(lastConfigs, path) && Array.isArray(lastConfigs[path]) ? lastConfigs[path] : []),
         folders: { ...(lastFolders ? { last: lastFolders.snapshot } : {}), found: (made) => void (foldersMade = made) },
-        known: (path) => (knownFiles ??= new Map(Object.entries(previous))).get(path),
+        known: (path) => (knownFiles ??= tableOf(previous)).get(path),
         ignoreKey: {
           // the folders holding a known file, made when a folder the walk reads first asks (one taken from the last
           // walk's snapshot asks nothing: rollup, ~10 ms of every warm run)

@@ -179,7 +179,9 @@ function unpackHistory(packed: PackedHistory): HistoryIndex | undefined {
 
 async function loadStored(cacheDir: string): Promise<HistoryIndex | undefined> {
   try {
-    const parsed = JSON.parse(await readFile(join(cacheDir, HISTORY_FILE), "utf8")) as { header?: { format?: string; version?: number }; history?: PackedHistory };
+    // the bytes decoded at once: read with an encoding, the text came in chunks through a decoder, joined (babel's 5 MB:
+    // ~15 ms more of its parse)
+    const parsed = JSON.parse((await readFile(join(cacheDir, HISTORY_FILE))).toString("utf8")) as { header?: { format?: string; version?: number }; history?: PackedHistory };
     if (parsed.header?.format !== STORE_FORMAT || parsed.header.version !== HISTORY_VERSION || typeof parsed.history !== "object" || parsed.history === null) return undefined;
     return unpackHistory(parsed.history);
   } catch {

@@ -83,9 +83,25 @@ export function isUnchangedSince(last: FolderRecord, stamp: FolderStamp, started
 export function lastWalkOf(snapshot: FolderSnapshot): LastWalk | undefined {
   if (typeof snapshot !== "object" || snapshot === null || typeof snapshot.startedAt !== "number" || typeof snapshot.ignoreKey !== "string" || !Array.isArray(snapshot.folders)) return undefined;
   if (!snapshot.folders.every(isFolderRecord)) return undefined;
+  // made when the walk first asks: a tree taken whole asks neither (babel, 12,946 folders: ~8 ms)
+  let made: Omit<LastWalk, "snapshot"> | undefined;
+  const maps = () => (made ??= mapsOf(snapshot.folders));
+  return {
+    snapshot,
+    get byPath() {
+      return maps().byPath;
+    },
+    get subfolders() {
+      return maps().subfolders;
+    },
+  };
+}
+
+/** The records by path, and the subfolders of each folder (by name). */
+function mapsOf(folders: readonly FolderRecord[]): Omit<LastWalk, "snapshot"> {
   const byPath = new Map<string, FolderRecord>();
   const subfolders = new Map<string, string[]>();
-  for (const record of snapshot.folders) {
+  for (const record of folders) {
     const path = record[0];
     byPath.set(path, record);
     if (path === "") continue;
@@ -94,7 +110,7 @@ export function lastWalkOf(snapshot: FolderSnapshot): LastWalk | undefined {
     if (!list) subfolders.set(parent, (list = []));
     list.push(path.slice(parent === "" ? 0 : parent.length + 1));
   }
-  return { snapshot, byPath, subfolders };
+  return { byPath, subfolders };
 }
 
 /**

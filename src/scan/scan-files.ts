@@ -157,12 +157,8 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
   };
   // a walk that takes stats taken ahead started when they were taken
   const startedAt = Math.min(Date.now(), hints.ahead?.takenAt ?? Infinity);
-  const whole = state.lastWalk ? await scanWholeTree(state, state.lastWalk, maxFileBytes, hints.known) : undefined;
-  if (whole) {
-    hints.ignoreKey?.found?.(state.lastWalk!.snapshot.ignoreKey);
-    hints.folders?.found?.({ snapshot: state.lastWalk!.snapshot, changed: false });
-    return whole;
-  }
+  const whole = state.lastWalk ? await scanWholeTree(state, state.lastWalk, { maxFileBytes, startedAt, hints }) : undefined;
+  if (whole) return whole;
   const levels = await readInfoExclude(state);
   await walkDir(state, { path: "", realPath: realRoot, levels, isIncluded: !filter.hasInclude, viaLink: false });
   await walkLinkedDirs(state);
@@ -183,8 +179,7 @@ export async function scanFiles(root: string, options: ScanOptions = {}, hints: 
 }
 
 /** The scan's files: each candidate (one per real file, in path order) inspected, a diagnostic for each skipped. */
-async function inspectCandidates(state: WalkState, candidates: readonly Candidate[], maxFileBytes: number, hints: ScanHints): Promise<ScanResult> {
-  const files: ScannedFile[] = [];
+async function inspectCandidates(state: WalkState, candidates: readonly Candidate[], maxFileBytes: number, hints: ScanHints, files: ScannedFile[] = []): Promise<ScanResult> {
   for (let start = 0; start < candidates.length; start += FILES_PER_BATCH) {
     if (start > 0) await yieldToEventLoop();
     for (const candidate of candidates.slice(start, start + FILES_PER_BATCH)) {
@@ -206,48 +201,119 @@ function resultOf(state: WalkState, files: ScannedFile[]): ScanResult {
 
 /**
  * The last walk's tree whole, when the walk would take every folder of it
- * from the snapshot: each is still a plain folder with the times it had
- * then (not too close to that walk's start), none holds a link or was read
- * as output or could not be read, and the ignore files read again give the
- * rules it was walked under. Its files are then the snapshot's candidates,
- * each inspected as the walk inspects it, listed in one pass without the
- * walk's work per folder (babel, 12,946 folders: ~90 ms of a warm query).
- * Undefined when any of that fails: the walk decides, from a state this
- * left as it found it.
+ * from the snapshot but those it always reads (a folder holding a link, one
+ * read as output): each is still a plain folder with the times it had then
+ * (not too close to that walk's start), and the ignore files read again
+ * give the rules it was walked under. Its files are then the snapshot's
+ * candidates, each inspected as the walk inspects it, in one pass without
+ * the walk's work per folder (babel, 12,946 folders: ~90 ms of a warm
+ * query); the folders always read are read and walked as the walk does.
+ * Undefined when any of that fails: the walk decides, from the state this
+ * left as it found it (everything here is done on a copy).
  */
-async function scanWholeTree(state: WalkState, last: LastWalk, maxFileBytes: number, known: ScanHints["known"]): Promise<ScanResult | undefined> {
+async function scanWholeTree(
+  state: WalkState,
+  last: LastWalk,
+  options: { maxFileBytes: number; startedAt: number; hints: ScanHints },
+): Promise<ScanResult | undefined> {
   const { snapshot } = last;
+  const { maxFileBytes, hints } = options;
   const realOf = (path: string) => (path === "" ? state.root : childPath(state.root, path));
+  // the folders the walk reads whatever their times, and the times of every folder
+  const stamps: FolderStamp[] = [];
+  const read = new Set<string>();
   for (const record of snapshot.folders) {
     const stamp = state.ahead?.folder(record[0]) ?? stampOf(realOf(record[0]));
-    if (!stamp || !isUnchangedSince(record, stamp, snapshot.startedAt)) return undefined;
+    if (!stamp) return undefined;
+    stamps.push(stamp);
+    if ((record[3] & NEVER_TAKEN) !== 0) read.add(record[0]);
+    else if (!isUnchangedSince(record, stamp, snapshot.startedAt)) return undefined;
   }
-  // the rules, read as the walk reads them (into a trial state: a failed try leaves nothing behind)
-  const trial: WalkState = { ...state, ignoreTexts: [], diagnostics: [] };
-  const levels = await readInfoExclude(trial);
+  const trial: WalkState = { ...state, ignoreTexts: [], diagnostics: [], candidates: [], untestedDirs: [], linkedDirs: [], visitedDirs: new Set(), ...(state.folders ? { folders: [] } : {}) };
+  // a folder under a folder read is walked from it (as the walk does); the others are taken here, and a walk from a
+  // folder read does not take them again
+  const walked = read.size === 0 ? () => false : (path: string) => ancestorsOf(path).some((folder) => read.has(folder));
+  // the rules, read as the walk reads them: the info/exclude file, the .gitignore of each folder taken here (a folder
+  // read, or walked from one, has its own read there)
+  const base = await readInfoExclude(trial);
+  const ownLevel = new Map<string, IgnoreLevel>();
   for (const record of snapshot.folders) {
-    if ((record[3] & HAS_GITIGNORE) !== 0) await addGitignore(trial, { path: record[0], realPath: realOf(record[0]), levels, isIncluded: true, viaLink: false });
+    if ((record[3] & HAS_GITIGNORE) === 0 || read.has(record[0]) || walked(record[0])) continue;
+    const [level] = await addGitignore(trial, { path: record[0], realPath: realOf(record[0]), levels: [], isIncluded: true, viaLink: false });
+    if (level) ownLevel.set(record[0], level);
   }
-  if (trial.diagnostics.length > 0 || keyOfIgnoreTexts(trial.ignoreTexts) !== snapshot.ignoreKey) return undefined;
-  state.foldersTaken = snapshot.folders.length;
-  state.ignoreTexts = trial.ignoreTexts;
+  if (trial.diagnostics.length > 0) return undefined;
+  const tops: FolderRecord[] = [];
+  const taken: number[] = [];
+  snapshot.folders.forEach((record, index) => {
+    if (read.has(record[0])) {
+      if (!walked(record[0])) tops.push(record);
+    } else if (!walked(record[0])) taken.push(index);
+  });
+  if (tops.length > 0) for (const index of taken) trial.visitedDirs.add(realOf(snapshot.folders[index]![0]));
   const files: ScannedFile[] = [];
   let inspected = 0;
-  for (const record of snapshot.folders) {
+  for (const index of taken) {
+    const record = snapshot.folders[index]!;
     const [folder] = record;
-    state.onFolder?.(folder, undefined);
+    trial.foldersTaken++;
+    trial.onFolder?.(folder, undefined);
+    trial.folders?.push({ path: folder, stamp: stamps[index]!, flags: record[3], taken: record });
     const realFolder = realOf(folder);
     for (let i = 4; i < record.length; i++) {
       if (++inspected % FILES_PER_BATCH === 0) await yieldToEventLoop();
       const name = record[i] as string;
       const path = pathIn(folder, name);
-      const outcome = inspectFile({ path, realPath: childPath(realFolder, name), viaLink: false }, maxFileBytes, known?.(path), state.ahead);
+      const outcome = inspectFile({ path, realPath: childPath(realFolder, name), viaLink: false }, maxFileBytes, hints.known?.(path), trial.ahead);
       if (outcome.file) files.push(outcome.file);
-      if (outcome.diagnostic) state.diagnostics.push(outcome.diagnostic);
+      if (outcome.diagnostic) trial.diagnostics.push(outcome.diagnostic);
     }
   }
-  state.onCandidates?.(inspected);
-  return resultOf(state, files);
+  for (const record of tops) {
+    const path = record[0];
+    const chain = ancestorsOf(path);
+    const levels = [...base, ...chain.flatMap((folder) => ownLevel.get(folder) ?? [])];
+    const isIncluded = !trial.filter.hasInclude || [...chain, path].some((folder) => folder !== "" && trial.filter.isIncluded(folder));
+    await walkDir(trial, { path, realPath: realOf(path), levels, isIncluded, viaLink: false });
+  }
+  await walkLinkedDirs(trial);
+  const ignoreKey = keyOfIgnoreTexts(trial.ignoreTexts);
+  if (ignoreKey !== snapshot.ignoreKey) return undefined;
+  hints.ignoreKey?.found?.(ignoreKey);
+  if (tops.length === 0) {
+    hints.folders?.found?.({ snapshot, changed: false });
+    trial.onCandidates?.(inspected);
+    return resultOf(trial, files);
+  }
+  // the folders read: their candidates as the walk keeps them, one per real file with those taken here
+  const kept = rulesAsBefore(trial, ignoreKey === hints.ignoreKey?.known);
+  if (hints.folders?.found && trial.folders) {
+    const keptPaths = kept === trial.candidates ? undefined : new Set(kept.map((candidate) => candidate.path));
+    hints.folders.found(snapshotOf(trial.folders, { last, startedAt: options.startedAt, ignoreKey, ...(keptPaths ? { isKept: (p: string) => keptPaths.has(p) } : {}) }));
+  }
+  trial.onCandidates?.(inspected + kept.length);
+  // a file reached through a link as well as by its plain path is the plain one's (inspected above)
+  const linked = kept.some((candidate) => candidate.viaLink);
+  const flat = linked ? taken.flatMap((index) => candidatesOf(snapshot.folders[index]!, realOf)) : [];
+  const isFlat = new Set(flat.map((candidate) => candidate.path));
+  const more = linked ? dedupeByRealPath([...flat, ...kept]).filter((candidate) => !isFlat.has(candidate.path)) : kept;
+  return inspectCandidates(trial, more, maxFileBytes, hints, files);
+}
+
+/** A taken folder's candidate files, as its record lists them. */
+function candidatesOf(record: FolderRecord, realOf: (path: string) => string): Candidate[] {
+  const [folder] = record;
+  const out: Candidate[] = [];
+  for (let i = 4; i < record.length; i++) out.push({ path: pathIn(folder, record[i] as string), realPath: childPath(realOf(folder), record[i] as string), viaLink: false });
+  return out;
+}
+
+/** The folders above a root-relative path, the root ("") first; none for the root. */
+function ancestorsOf(path: string): string[] {
+  if (path === "") return [];
+  const folders = [""];
+  for (let slash = path.indexOf("/"); slash > 0; slash = path.indexOf("/", slash + 1)) folders.push(path.slice(0, slash));
+  return folders;
 }
 
 /** The key of the ignore rules a walk read: each file's path and text, in path order. */

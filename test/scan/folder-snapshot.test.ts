@@ -136,6 +136,41 @@ describe.concurrent("a walk that takes unchanged folders from the last walk", ()
     expect(second.result).toEqual(await scanFiles(root));
   });
 
+  it("takes the rest of a tree whole around the folders it always reads (links, build output), and finds what a walk finds", async ({ expect }) => {
+    const root = await treeOf({
+      ...TREE,
+      "pkg/build/index.js": "module.exports = 1;\n",
+      "pkg/build/index.d.ts": "export {};\n",
+      "pkg/src/main.ts": "export const main = 8;\n",
+      "docs/deeper/.gitignore": "skip.ts\n",
+      "docs/deeper/kept.ts": "export const kept = 9;\n",
+      "docs/deeper/skip.ts": "export const skip = 10;\n",
+    });
+    await symlink(join(root, "src/util.ts"), join(root, "docs/linked.ts"));
+    await symlink(join(root, "src"), join(root, "docs/src-again"));
+    await mkdir(join(root, "links"));
+    await symlink(join(root, "pkg/src"), join(root, "links/pkg"));
+    await age();
+    const first = await walk(root);
+    const second = await walk(root, first.snapshot);
+    // the folders holding a link and the build folder are read again; every other folder is taken
+    expect(second.read).toEqual(["docs", "links", "pkg/build"]);
+    expect(second.taken).toEqual(expect.arrayContaining(["", "pkg", "pkg/src", "src", "src/deep"]));
+    expect(second.taken).toEqual(first.read.filter((path) => !second.read.includes(path)));
+    expect(second.result).toEqual(await scanFiles(root));
+    // a folder reached through a link and by its plain path is walked once, under the plain one
+    expect(second.result.files.map((f) => f.path)).toEqual(expect.arrayContaining(["pkg/src/main.ts", "docs/deeper/kept.ts"]));
+    expect(second.result.files.map((f) => f.path).filter((path) => path.startsWith("links/") || path.startsWith("docs/src-again/"))).toEqual([]);
+    expect(second.changed).toBe(false);
+    // a file added in a folder read each time, and a rule changed under it: seen as a walk sees them
+    await writeFile(join(root, "docs/added.ts"), "export const added = 11;\n");
+    await writeFile(join(root, "docs/deeper/.gitignore"), "kept.ts\n");
+    const third = await walk(root, second.snapshot);
+    expect(third.result).toEqual(await scanFiles(root));
+    expect(third.result.files.map((f) => f.path)).toEqual(expect.arrayContaining(["docs/added.ts", "docs/deeper/skip.ts"]));
+    expect(third.result.files.map((f) => f.path)).not.toContain("docs/deeper/kept.ts");
+  });
+
   it("does not use a damaged snapshot", async ({ expect }) => {
     const { root, first } = await walkedTree();
     const damaged = JSON.parse(JSON.stringify(first.snapshot)) as FolderSnapshot;
