@@ -1,7 +1,8 @@
 /**
  * The paths a warm walk stats, listed for the worker that stats them ahead
- * (scan/stat-ahead.ts): every folder the last walk read and every file the
- * index holds, root-relative, one a line ("." the root). Written beside
+ * (scan/stat-ahead.ts): every folder the last walk read, each followed by
+ * the candidate files it held, then every other file the index holds;
+ * root-relative, one a line ("." the root). Written beside
  * index.json when there are enough of them to pay for a worker, removed
  * when there are not. Only a hint: a list that is stale, damaged or gone
  * makes the walk ask more itself, never answer otherwise.
@@ -9,6 +10,7 @@
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import { pathIn } from "../util/folders.js";
 import { STAT_AHEAD_MIN_PATHS, type FolderSnapshot } from "../scan/index.js";
 import { writeFileAtomic } from "./write-atomic.js";
 
@@ -31,9 +33,22 @@ export function statListOf(store: Listed): string[] | undefined {
   const records = store.folders?.snapshot.folders ?? [];
   const files = Object.keys(store.files);
   if (records.length + files.length < STAT_AHEAD_MIN_PATHS) return undefined;
-  const folders = records.map((record) => (record[0] === "" ? "." : record[0]));
+  // in the order a tree taken whole asks them (scan-files.ts, scanWholeTree): each folder, then the candidate files its
+  // record names; then the files no record names (reached through a link)
+  const lines: string[] = [];
+  const named = new Set<string>();
+  for (const record of records) {
+    const folder = record[0];
+    lines.push(folder === "" ? "." : folder);
+    for (let i = 4; i < record.length; i++) {
+      const path = pathIn(folder, record[i] as string);
+      lines.push(path);
+      named.add(path);
+    }
+  }
+  for (const path of files) if (!named.has(path)) lines.push(path);
   // a path holding a line break could not be listed: it is asked by the walk itself
-  return [...folders, ...files].filter((path) => !path.includes("\n"));
+  return lines.filter((path) => !path.includes("\n"));
 }
 
 /** Write the list for `store` into the store folder `dir`, or remove one left there when the store is too small for it. */

@@ -48,11 +48,13 @@ async function walked(root: string) {
 }
 
 let root: string;
+let madeAt: number;
 let cache: string;
 let listFile: string;
 
 beforeAll(async () => {
   root = await bigTree();
+  madeAt = Date.now();
   cache = await tempDir("gr-ahead-cache-");
   listFile = join(cache, STAT_LIST_FILE);
   const { files, folders } = await walked(root);
@@ -67,6 +69,14 @@ describe("the list the store writes", () => {
     expect(lines).toContain("pkg7");
     expect(lines).toContain("pkg7/mod51.ts");
     expect(new Set(lines).size).toBe(lines.length);
+  });
+
+  it("lists each folder followed by the files its record names (the order a tree taken whole asks them), then the files no record names", () => {
+    const folders = { scanKey: "", snapshot: { startedAt: 0, ignoreKey: "", folders: [["", 0, 0, 0, "a.ts"], ["src", 0, 0, 0, "b.ts", "c.ts"]] } as FolderSnapshot, configNames: {} };
+    const files = Object.fromEntries(["a.ts", "src/b.ts", "src/c.ts", "linked/d.ts", ...Array.from({ length: STAT_AHEAD_MIN_PATHS }, (_, i) => `more/m${i}.ts`)].map((path) => [path, {}]));
+    const lines = statListOf({ files, folders })!;
+    expect(lines.slice(0, 6)).toEqual([".", "a.ts", "src", "src/b.ts", "src/c.ts", "linked/d.ts"]);
+    expect(lines.length).toBe(5 + 1 + STAT_AHEAD_MIN_PATHS);
   });
 
   it("lists nothing for a small store, and removes the list a larger one left", async () => {
@@ -98,6 +108,19 @@ describe("statAhead", () => {
     expect(stats.folder("pkg3/mod9.ts")).toBeUndefined();
     expect(stats.file("not/listed.ts")).toBeUndefined();
     expect(stats.takenAt).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("gives by line what it gives by path", async () => {
+    const run = statAhead(root, listFile)!;
+    const stats = run.finish();
+    expect(stats.lines.length).toBe(2121);
+    stats.lines.forEach((line, i) => {
+      const path = line === "." ? "" : line;
+      expect(stats.folderAt(i)).toEqual(stats.folder(path));
+      expect(stats.fileAt(i)).toEqual(stats.file(path));
+    });
+    expect(stats.fileAt(2121)).toBeUndefined();
+    expect(stats.folderAt(-1)).toBeUndefined();
   });
 
   it("gives the same numbers when this thread takes what the worker has not", async () => {
@@ -182,6 +205,19 @@ describe("a walk that takes the stats", () => {
     expect(ahead).toEqual(plain);
     const edited = ahead.files.find((file) => file.path === "pkg5/mod5.ts")!;
     expect(edited.size).toBe(before.files["pkg5/mod5.ts"]!.size + 24);
+  });
+
+  it("finds the same files with a list in another order (one written before), asking by path", async () => {
+    // past the 2 s within which a folder's times are not trusted: every folder is taken, the tree whole
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, madeAt + 2100 - Date.now())));
+    const before = await walked(root);
+    const known = (path: string) => before.files[path];
+    const plain = await scanFiles(root);
+    const reversed = join(cache, "reversed.txt");
+    await writeFile(reversed, (await readFile(listFile, "utf8")).split("\n").reverse().join("\n"));
+    const stats = statAhead(root, reversed)!.finish()!;
+    expect(stats.lines[0]).not.toBe(".");
+    expect(await scanFiles(root, {}, { known, ahead: stats, folders: { last: before.folders.snapshot } })).toEqual(plain);
   });
 
   it("says it started when the stats were taken: a snapshot never newer than them", async () => {
