@@ -18,19 +18,27 @@ import type { StoredResolution } from "./index-session.js";
  */
 export interface FileTargets {
   targets: Array<string | null>;
-  unresolved?: Array<[number, Diagnostic]>;
+  unresolved?: UnresolvedNote[];
 }
+
+/**
+ * An import that leads nowhere: its index among the file's import facts,
+ * its diagnostic (without a line: lines move), and the line it was on when
+ * the facts it was resolved for were parsed (a file kept as stored is
+ * reported there without reading its import facts).
+ */
+export type UnresolvedNote = [index: number, diagnostic: Diagnostic, line?: number];
 
 /** Resolve every import of one file. */
 function resolveFileImports(resolver: Resolver, parsed: ParsedFile): FileTargets {
   const targets: Array<string | null> = [];
-  const unresolved: Array<[number, Diagnostic]> = [];
+  const unresolved: UnresolvedNote[] = [];
   for (const [index, fact] of parsed.imports.entries()) {
     const resolution = resolver.resolve(parsed.path, fact.specifier, fact.kind);
     targets.push(resolution.target ?? null);
     if (!resolution.external && !resolution.target) {
       const diagnostic = resolver.diagnose(resolution);
-      if (diagnostic) unresolved.push([index, diagnostic]);
+      if (diagnostic) unresolved.push([index, diagnostic, fact.line]);
     }
   }
   return { targets, ...(unresolved.length > 0 ? { unresolved } : {}) };
@@ -125,15 +133,18 @@ export async function resolveImports(
   for (const parsed of parsedFiles) {
     const entry = entries.get(parsed.path) as StoredFile;
     const before = previous[parsed.path];
-    // an entry taken from the index as it was holds the very facts: nothing to compare (date-fns: ~5 ms a run)
+    // an entry taken from the index as it was holds the very facts: nothing to compare, and its import facts (read from
+    // facts.bin when first used) are not read (date-fns: ~5 ms a run)
     const keep =
       stored.holds &&
       before?.targets !== undefined &&
-      before.targets.length === parsed.imports.length &&
-      (before.parsed === parsed || importsKey(before.parsed.imports) === importsKey(parsed.imports));
+      (before.parsed === parsed || (before.targets.length === parsed.imports.length && importsKey(before.parsed.imports) === importsKey(parsed.imports)));
     if (keep) {
-      entry.targets = before.targets;
-      entry.unresolved = before.unresolved;
+      if (entry !== before) {
+        entry.targets = before.targets;
+        // an edited file keeps its targets: its unresolved imports are on the lines its new facts say
+        entry.unresolved = before.parsed === parsed ? before.unresolved : before.unresolved?.map(([index, diagnostic]): UnresolvedNote => [index, diagnostic, parsed.imports[index]?.line]);
+      }
     } else toResolve.push(parsed);
   }
   let resolverDiagnostics: Diagnostic[] = stored.diagnostics;
@@ -159,20 +170,21 @@ export async function resolveImports(
     const stored = entry.targets ?? [];
     const list: ReadonlyArray<string | undefined> = stored.includes(null) ? stored.map((t) => t ?? undefined) : (stored as string[]);
     targets.set(parsed.path, list);
-    const notes = entry.unresolved !== undefined && entry.unresolved.length > 0 ? new Map(entry.unresolved) : undefined;
-    const imports = parsed.imports;
-    specifiers += imports.length;
-    for (let index = 0; index < imports.length; index++) {
+    const notes = entry.unresolved !== undefined && entry.unresolved.length > 0 ? new Map(entry.unresolved.map((note) => [note[0], note] as const)) : undefined;
+    // one target per import fact: the facts themselves (read from facts.bin when first used) are not read
+    specifiers += list.length;
+    for (let index = 0; index < list.length; index++) {
       const target = list[index];
       if (target === undefined) {
-        const diagnostic = notes?.get(index);
-        if (diagnostic === undefined) {
+        const note = notes?.get(index);
+        if (note === undefined) {
           specifiers--; // nowhere, with nothing wrong (see FileTargets)
           continue;
         }
         unresolved++;
         // the line it is on now: an edit above it moves it without changing the resolution
-        diagnostics.push({ ...diagnostic, message: `${diagnostic.message} on line ${imports[index]!.line}` });
+        const [, diagnostic, line = parsed.imports[index]?.line] = note;
+        diagnostics.push({ ...diagnostic, message: `${diagnostic.message} on line ${line}` });
       } else if (target.startsWith("pkg:")) external++;
     }
   }

@@ -10,7 +10,7 @@ import { GRAMMARS } from "../parse/languages.js";
 import { hashContent } from "../util/content-hash.js";
 
 /** Bump when the stored shape or the meaning of the parsed facts changes without a version bump. */
-export const STORE_SCHEMA = 4;
+export const STORE_SCHEMA = 5;
 
 export const STORE_FORMAT = "graph-retrieve-index";
 

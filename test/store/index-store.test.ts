@@ -141,6 +141,24 @@ describe("persistent index", () => {
     expect(comparable(warm)).toEqual(await uncached(root));
   });
 
+  it("keeps the import facts out of index.json, and reports an unresolved import on its line: as stored, and moved by an edit above it", async () => {
+    await buildGraph(root, { cacheDir });
+    const stored = JSON.parse(readFileSync(join(cacheDir, INDEX_FILE), "utf8")) as { files: Record<string, { parsed: object; unresolved?: unknown[][] }> };
+    expect(Object.values(stored.files).some((entry) => "imports" in entry.parsed)).toBe(false);
+    expect(stored.files["src/legacy/csv-import.ts"]?.unresolved?.map((note) => note[2])).toEqual([4]);
+    const lineOf = (codeGraph: Awaited<ReturnType<typeof buildGraph>>) => codeGraph.diagnostics.find((d) => d.path === "src/legacy/csv-import.ts")?.message.match(/on line (\d+)$/)?.[1];
+    const warm = await buildGraph(root, { cacheDir });
+    expect(lineOf(warm)).toBe("4");
+    const path = join(root, "src/legacy/csv-import.ts");
+    writeFileSync(path, `// moved down a line\n${readFileSync(path, "utf8")}`);
+    const edited = await buildGraph(root, { cacheDir });
+    // the same specifiers: the stored targets are kept, the line is the new facts'
+    expect(edited.cache).toMatchObject({ parsed: 1, resolved: 0 });
+    expect(lineOf(edited)).toBe("5");
+    expect(comparable(edited)).toEqual(await uncached(root));
+    expect(lineOf(await buildGraph(root, { cacheDir }))).toBe("5");
+  });
+
   it("text past ASCII (doc comments, names) is stored as \\u escapes and reads back the same; a store in raw UTF-8 still loads", async () => {
     writeFileSync(join(root, "src/unicode.ts"), "import \"./données\";\n/** Préfixe ┌─── 中文 😀 */\nexport const café = \"naïve ☕\";\n");
     await buildGraph(root, { cacheDir });
