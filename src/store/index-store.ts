@@ -4,15 +4,17 @@
  * each import led, and the assembled graph.
  *
  * On disk, in the store folder (and nowhere else):
- * - `index.json`: header, files (size, mtime, hash, import targets, and
- *   the light facts: path, language, lines, tokens, imports…), the
+ * - `index.json`: header, files (size, mtime, hash, import targets with
+ *   the line of each unresolved one, and the light facts: path, language,
+ *   lines, tokens…), the
  *   resolution fingerprint, the key of the graph it produced, where
  *   each file's heavy facts sit in facts.bin, and what the walk read of
  *   each folder (its times and candidate files: the next walk takes a
  *   folder unchanged since from it, see ScanHints.folders);
  * - `facts.bin`: a header line (the store header and the key of what
  *   follows), then each file's heavy facts (definitions, exports,
- *   references, vocabulary) as ASCII JSON one after another, then the
+ *   references, vocabulary, literals, imports) as ASCII JSON one after
+ *   another, then the
  *   sections the graph stage hands over as bytes (the term postings);
  * - `graph.json`: header, that key, the graph (compact form, see
  *   src/graph/serialize-graph.ts) and what each file's edges read;
