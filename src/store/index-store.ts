@@ -38,13 +38,13 @@
  * it, in two bytes a character. A file with other bytes (written before) is
  * read as UTF-8.
  */
-import { isAscii } from "node:buffer";
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FolderSnapshot } from "../scan/index.js";
 import type { Diagnostic, ParsedFile } from "../types.js";
 import { hashContent } from "../util/content-hash.js";
+import { jsonText, toAsciiJson } from "./ascii-json.js";
 import { headerMismatch, PARSER_CHANGED, type StoreHeader } from "./store-header.js";
 import { openFactsFile, type FactsBody } from "./facts-body.js";
 import { claimStoreFolder, hasOurTag, whoseFile } from "./store-folder.js";
@@ -245,7 +245,7 @@ async function readJson(path: string): Promise<unknown> {
 
 /** A file's bytes as JSON, or an Error when damaged. */
 function parseJson(bytes: Buffer): unknown {
-  const text = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
+  const text = jsonText(bytes);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -361,19 +361,6 @@ function storedGraphOf(json: unknown, expected: StoreHeader, key: string): Store
   const stored = json as Partial<StoredGraph>;
   if (headerMismatch(stored.header, expected) || stored.key !== key || typeof stored.graph !== "object" || stored.graph === null) return undefined;
   return stored as StoredGraph;
-}
-
-const NON_ASCII = /[\u0080-\uffff]/g;
-
-/**
- * JSON text in ASCII: every character past U+007F as a `\uXXXX` escape (one
- * UTF-16 code unit each, so JSON.parse gives back the same string).
- *
- * @example
- * toAsciiJson({ doc: "┌ é" }) // '{"doc":"\\u250c \\u00e9"}'
- */
-export function toAsciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**

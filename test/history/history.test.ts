@@ -145,6 +145,29 @@ describe("reading the history", () => {
     expect((await refreshHistory(root, { cacheDir }))!.read.how).toBe("fresh");
   });
 
+  it("writes history.json in ASCII, and a message and a path past ASCII read back as they were", async () => {
+    const root = makeRepo([
+      { message: "修复令牌的过期检查 token expiry", files: { "src/令牌.ts": exportOf("check") } },
+      { message: "café: accents in a message", files: { "src/auth.ts": exportOf("login") } },
+    ]);
+    const cacheDir = join(root, "..", `${root.split("/").pop()}-cache`);
+    scratch.push(cacheDir);
+    const read = (await refreshHistory(root, { cacheDir }))!;
+    expect(read.history.commits.map((c) => c.paths)).toEqual([["src/auth.ts"], ["src/令牌.ts"]]);
+    const bytes = readFileSync(join(cacheDir, HISTORY_FILE));
+    expect(bytes.every((byte) => byte < 0x80)).toBe(true);
+    const kept = (await refreshHistory(root, { cacheDir }))!;
+    expect(kept.read.how).toBe("kept");
+    expect(kept.history).toEqual(read.history);
+    expect(kept.history.commits[1]!.terms.some((term) => /[\u4e00-\u9fff]/.test(term))).toBe(true);
+    // one written before, in raw UTF-8, reads back the same
+    writeFileSync(join(cacheDir, HISTORY_FILE), JSON.stringify(JSON.parse(bytes.toString("latin1"))));
+    expect(readFileSync(join(cacheDir, HISTORY_FILE)).some((byte) => byte >= 0x80)).toBe(true);
+    const again = (await refreshHistory(root, { cacheDir }))!;
+    expect(again.read.how).toBe("kept");
+    expect(again.history).toEqual(read.history);
+  });
+
   it("adds only the new commits when HEAD moved forward, and reads afresh after a rewrite", async () => {
     const root = routerRepo();
     const cacheDir = join(root, "..", `${root.split("/").pop()}-cache`);
