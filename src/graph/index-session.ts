@@ -25,6 +25,8 @@ import {
   type StoredGraph,
   type StoredGraphCounts,
   type StoredSections,
+  type ConfigHash,
+  type KnownConfigs,
 } from "../store/index.js";
 import type { Diagnostic, ScanOptions, ScanResult } from "../types.js";
 import { holdsPathIn } from "../util/folders.js";
@@ -159,6 +161,18 @@ function foldersHolding(paths: readonly string[]): Set<string> {
   return folders;
 }
 
+/** The config hashes a stored resolution keeps, when they are in the form the fingerprint wrote (a damaged store's are not used). */
+function knownConfigsOf(stored: IndexStore["resolution"]): { known?: KnownConfigs } {
+  const hashes = stored?.configs;
+  const takenAt = stored?.configsTakenAt;
+  if (!Array.isArray(hashes) || typeof takenAt !== "number" || !hashes.every(isConfigHash)) return {};
+  return { known: { hashes, takenAt } };
+}
+
+function isConfigHash(value: unknown): value is ConfigHash {
+  return Array.isArray(value) && value.length === 4 && typeof value[0] === "string" && typeof value[1] === "number" && typeof value[2] === "number" && typeof value[3] === "string";
+}
+
 /** The previous graph held in memory, when it is the one the remembered index names. */
 function fromMemory(remembered: RememberedGraph | undefined, key: string): PreviousGraph | undefined {
   if (!remembered || remembered.key !== key) return undefined;
@@ -233,6 +247,8 @@ function diskSession(
   // the postings of the facts the index holds: read once; the remembered ones asked once (their memo lets go of the
   // build that made them then, so a resident process's builds do not hold each other in a chain)
   let previousPostings: { value: TermPostings | undefined } | undefined;
+  // the config files' hashes this build's fingerprint took, for the next one (see resolution())
+  let configsFound: { hashes: ConfigHash[]; takenAt: number } | undefined;
   return {
     keeps: true,
     previous,
@@ -301,8 +317,12 @@ function diskSession(
       // (rollup: ~25 ms of a one-file edit)
       const stored = loaded.store.resolution;
       if (scan.sameFiles && stored?.fingerprint !== undefined) return { fingerprint: stored.fingerprint, holds: true, diagnostics: stored.diagnostics };
-      const fingerprint = resolutionFingerprint(scan.result.root, paths, scan.configNames, scan.configNames !== undefined);
-      return { fingerprint, holds: loaded.store.resolution?.fingerprint === fingerprint, diagnostics: loaded.store.resolution?.diagnostics ?? [] };
+      // a config file unchanged since the stored fingerprint hashed it is not read again (see configsIn)
+      const takenAt = Date.now();
+      const found: ConfigHash[] = [];
+      const fingerprint = resolutionFingerprint(scan.result.root, paths, scan.configNames, scan.configNames !== undefined, { ...knownConfigsOf(stored), found });
+      configsFound = { hashes: found, takenAt };
+      return { fingerprint, holds: stored?.fingerprint === fingerprint, diagnostics: stored?.diagnostics ?? [] };
     },
     previousPostings() {
       previousPostings ??= {
@@ -344,7 +364,10 @@ function diskSession(
         ? {
             header,
             files: Object.fromEntries(state.entries),
-            resolution: state.resolution.fingerprint !== undefined ? { fingerprint: state.resolution.fingerprint, diagnostics: state.resolution.diagnostics } : undefined,
+            resolution:
+              state.resolution.fingerprint === undefined ? undefined
+              : configsFound ? { fingerprint: state.resolution.fingerprint, diagnostics: state.resolution.diagnostics, configs: configsFound.hashes, configsTakenAt: configsFound.takenAt }
+              : { ...loaded.store.resolution, fingerprint: state.resolution.fingerprint, diagnostics: state.resolution.diagnostics },
             graphKey: state.graphKey,
             ...(state.graphCounts ? { graphCounts: state.graphCounts } : {}),
             ...(ignoreKey !== undefined ? { ignoreKey } : {}),

@@ -8,14 +8,11 @@ import { readFile } from "node:fs/promises";
 import type { ParseJob } from "../parse/parse-files.js";
 import type { IndexStore, StoredFile } from "../store/index.js";
 import type { ScannedFile } from "../types.js";
+import { RACY_MS } from "../scan/index.js";
 import { hashContent } from "../util/content-hash.js";
 
-/**
- * A file modified this close to the scan may change again within the same
- * mtime tick after it is read: its entry gets no mtime, so the next run
- * re-hashes it instead of trusting the stat (git's "racily clean" files).
- */
-const RACY_MTIME_MS = 2_000;
+// a file modified within RACY_MS of the scan may change again within the same mtime tick after it is read: its entry
+// gets no mtime, so the next run re-hashes it instead of trusting the stat (git's "racily clean" files)
 
 export interface ReusedFacts {
   /** The entries kept, by path (a parsed file's entry is added by the parse). */
@@ -40,7 +37,7 @@ async function hashFile(file: ScannedFile): Promise<string | undefined> {
 
 /** The mtime to store: none (-1) for a file modified right before the scan, so the next run re-hashes it. */
 export function stableMtime(file: ScannedFile, scanWallClock: number): number {
-  return scanWallClock - file.mtimeMs < RACY_MTIME_MS ? -1 : file.mtimeMs;
+  return scanWallClock - file.mtimeMs < RACY_MS ? -1 : file.mtimeMs;
 }
 
 /** The lower-case name ending that picks the grammar and script kind (".ts", ".d.ts", ".tsx"…). */

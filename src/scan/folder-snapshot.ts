@@ -15,10 +15,14 @@ import { folderOf, pathIn } from "../util/folders.js";
 import { byCodeUnit } from "../util/sort.js";
 
 /**
- * How close to the last walk's start a folder's times may be and the
- * folder still be taken from it. 2 s covers the coarsest clocks (FAT's).
+ * How long before a read a file's or folder's times must have been set for
+ * a later run to trust that they still say what the read saw (a change in
+ * the same tick of the file system's clock as the read would leave them as
+ * they were: git's "racy" entries): the last walk's start for a folder
+ * taken from it, the hash of a file reused on its stat. 2 s covers the
+ * coarsest clocks (FAT's).
  */
-const RACY_MS = 2000;
+export const RACY_MS = 2000;
 
 /** Flag of a folder never taken from a snapshot: it holds a link (whose target may change), or it is read as output or unreadable. */
 export const NEVER_TAKEN = 1;

@@ -6,5 +6,5 @@
  * const { files, diagnostics } = await scanFiles("/repo", { exclude: ["**\/*.test.ts"] });
  */
 export { rescanFiles, resolveScanRoot, scanFiles, type ScanHints } from "./scan-files.js";
-export type { FolderSnapshot } from "./folder-snapshot.js";
+export { RACY_MS, type FolderSnapshot } from "./folder-snapshot.js";
 export { statAhead, STAT_AHEAD_MIN_PATHS, type StatsAheadRun } from "./stat-ahead.js";

@@ -45,6 +45,7 @@ import type { FolderSnapshot } from "../scan/index.js";
 import type { Diagnostic, ParsedFile } from "../types.js";
 import { hashContent } from "../util/content-hash.js";
 import { jsonText, toAsciiJson } from "./ascii-json.js";
+import type { ConfigHash } from "./resolution-fingerprint.js";
 import { headerMismatch, PARSER_CHANGED, type StoreHeader } from "./store-header.js";
 import { openFactsFile, type FactsBody } from "./facts-body.js";
 import { claimStoreFolder, hasOurTag, whoseFile } from "./store-folder.js";
@@ -77,8 +78,11 @@ export interface IndexStore {
   header: StoreHeader;
   /** By root-relative path. */
   files: Record<string, StoredFile>;
-  /** What the import targets were resolved against (file set + config files); see resolution-fingerprint.ts. */
-  resolution?: { fingerprint: string; diagnostics: Diagnostic[] };
+  /**
+   * What the import targets were resolved against (file set + config files), see resolution-fingerprint.ts; with the
+   * config files' hashes as that fingerprint took them, and when it began (the next one reuses a hash on its stat).
+   */
+  resolution?: { fingerprint: string; diagnostics: Diagnostic[]; configs?: ConfigHash[]; configsTakenAt?: number };
   /** Key of the graph assembled from these facts and targets (matches graph.json's). */
   graphKey?: string;
   /** That graph's node and edge counts (its stats, without reading graph.json). */

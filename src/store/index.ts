@@ -23,7 +23,7 @@ export {
   type StoredGraphCounts,
   type StoredSections,
 } from "./index-store.js";
-export { configFileNames, resolutionFingerprint } from "./resolution-fingerprint.js";
+export { configFileNames, resolutionFingerprint, type ConfigHash, type KnownConfigs } from "./resolution-fingerprint.js";
 export { addMissingStatList, STAT_LIST_FILE } from "./stat-list.js";
 export { CACHE_TAG_FILE, ForeignFolderError } from "./store-folder.js";
 export { createStoreHeader, type StoreHeader } from "./store-header.js";

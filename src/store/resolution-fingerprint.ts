@@ -10,8 +10,9 @@
  * installed into a node_modules folder under the root, and a tsconfig
  * `extends` target with another name or outside those folders.
  */
-import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { RACY_MS } from "../scan/index.js";
 import { hashContent } from "../util/content-hash.js";
 import { foldersOf, holdsPathIn, pathIn } from "../util/folders.js";
 import { byCodeUnit, isSortedByCodeUnit } from "../util/sort.js";
@@ -36,15 +37,41 @@ export function resolutionFingerprint(
   filePaths: readonly string[],
   configNames?: ReadonlyMap<string, readonly string[]>,
   everyFolder = false,
+  configs: { known?: KnownConfigs; found?: ConfigHash[] } = {},
 ): string {
   const parts: string[] = [`files ${filePaths.length}`, ...filePaths];
   // a walk's names hold every folder of the files: only those with a config file are looked at, not every folder
   // derived from the paths and sorted (rollup, 4,585 folders, 64 with a config file: ~15 ms of a warm query)
   const folders = everyFolder && configNames && isSortedByCodeUnit(filePaths) ? foldersWithConfigs(filePaths, configNames) : foldersOf(filePaths);
+  const reading: ConfigReading = {
+    known: configs.known ? new Map(configs.known.hashes.map((hash) => [hash[0], hash])) : undefined,
+    trustedBefore: (configs.known?.takenAt ?? 0) - RACY_MS,
+    found: configs.found,
+  };
   // read synchronously: a few small files, where each asynchronous read costs four trips through the thread
   // pool and the event loop (a daemon's refresh on effect spent 1-13 ms here, now ~0.5)
-  for (const dir of folders) parts.push(...configsIn(realRoot, dir, configNames?.get(dir)));
+  for (const dir of folders) parts.push(...configsIn(realRoot, dir, configNames?.get(dir), reading));
   return hashContent(parts.join("\n"));
+}
+
+/**
+ * A config file's content hash as a fingerprint took it, with the stat it
+ * had just before: [root-relative path, size, mtimeMs, sha1].
+ */
+export type ConfigHash = [path: string, size: number, mtimeMs: number, hash: string];
+
+/** The config hashes an earlier fingerprint took, and when it began taking them (ms since the epoch). */
+export interface KnownConfigs {
+  hashes: readonly ConfigHash[];
+  takenAt: number;
+}
+
+/** How {@link configsIn} reads: the hashes it may reuse, and where it tells the ones it took. */
+interface ConfigReading {
+  known?: Map<string, ConfigHash>;
+  /** A known hash is reused only for a file last modified before this (ms): see RACY_MS. */
+  trustedBefore: number;
+  found?: ConfigHash[];
 }
 
 /** The folders of `configNames` that name a config file and hold one of the (sorted) files, below them or in them; sorted. */
@@ -67,22 +94,33 @@ export function configFileNames(entries: readonly Dirent[]): string[] {
   return names.sort();
 }
 
-/** `<path> <sha1>` of each config file directly in `dir` (its config file names, when already known). */
-function configsIn(realRoot: string, dir: string, known?: readonly string[]): string[] {
+/**
+ * `<path> <sha1>` of each config file directly in `dir` (its config file
+ * names, when already known). A file with the size and mtime of a hash
+ * taken before, modified long enough before that (RACY_MS), is not read
+ * again: that hash is its (babel's ~250 config files: ~25 ms of a warm
+ * query, read and hashed, against a stat each).
+ */
+function configsIn(realRoot: string, dir: string, names: readonly string[] | undefined, reading: ConfigReading): string[] {
   // most folders hold no config file: their path is not joined (rollup, 4,585 folders: ~15 ms of a warm query)
-  if (known?.length === 0) return [];
+  if (names?.length === 0) return [];
   const abs = dir === "" ? realRoot : join(realRoot, dir);
-  let names: readonly string[];
+  let found: readonly string[];
   try {
-    names = known ?? configFileNames(readdirSync(abs, { withFileTypes: true }));
+    found = names ?? configFileNames(readdirSync(abs, { withFileTypes: true }));
   } catch {
     return [`${dir}/ unreadable`];
   }
   const out: string[] = [];
-  for (const name of names) {
+  for (const name of found) {
     const path = pathIn(dir, name);
     try {
-      out.push(`${path} ${hashContent(readFileSync(join(abs, name)))}`);
+      const file = join(abs, name);
+      const { size, mtimeMs } = statSync(file);
+      const known = reading.known?.get(path);
+      const hash = known && known[1] === size && known[2] === mtimeMs && mtimeMs < reading.trustedBefore ? known[3] : hashContent(readFileSync(file));
+      reading.found?.push([path, size, mtimeMs, hash]);
+      out.push(`${path} ${hash}`);
     } catch {
       out.push(`${path} unreadable`);
     }

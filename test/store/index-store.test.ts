@@ -309,10 +309,17 @@ describe("persistent index", () => {
 
   it("a tsconfig change re-resolves every file (paths aliases may now lead elsewhere)", async () => {
     await buildGraph(root, { cacheDir });
+    // the config files' hashes kept with the resolution, each with the stat it had (a warm build reads one again only
+    // when its stat moved)
+    const stored = () => (JSON.parse(readFileSync(join(cacheDir, INDEX_FILE), "utf8")) as { resolution: { configs: Array<[string, number, number, string]> } }).resolution.configs;
+    const before = stored().find((hash) => hash[0] === "tsconfig.json");
+    expect(before?.[3]).toMatch(/^[0-9a-f]{40}$/);
     const path = join(root, "tsconfig.json");
     writeFileSync(path, `${readFileSync(path, "utf8")}\n `);
     const warm = await buildGraph(root, { cacheDir });
     expect(warm.cache).toMatchObject({ parsed: 0, resolved: warm.stats.files });
+    expect(stored().find((hash) => hash[0] === "tsconfig.json")?.[3]).not.toBe(before?.[3]);
+    expect((await buildGraph(root, { cacheDir })).cache).toMatchObject({ parsed: 0, resolved: 0 });
   });
 
   it("a tsconfig paths change with the same files redirects the edges (the stored entries are not changed in place)", async () => {

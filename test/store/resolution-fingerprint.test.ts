@@ -4,11 +4,11 @@
  * names of the folders it reads, so a warm run does not read them again;
  * the fingerprint must be the same either way.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { scanFiles } from "../../src/scan/index.js";
-import { configFileNames, resolutionFingerprint } from "../../src/store/index.js";
+import { configFileNames, resolutionFingerprint, type ConfigHash, type KnownConfigs } from "../../src/store/index.js";
 import { copyFixture, makeTempDir } from "./helpers.js";
 
 let tmp: { dir: string; cleanup: () => void };
@@ -75,5 +75,27 @@ describe("resolution fingerprint", () => {
     const fingerprint = resolutionFingerprint(before.realRoot, before.paths, before.names);
     writeFileSync(join(root, "pyproject.toml"), '[project]\nname = "tools"\n\n[tool.setuptools.packages.find]\nwhere = ["src"]\n');
     expect(resolutionFingerprint(before.realRoot, before.paths, before.names)).not.toBe(fingerprint);
+  });
+
+  it("reuses a config file's hash taken before while its stat is the same and was set 2 s or more before that, else reads it", async () => {
+    const { realRoot, paths, names } = await scanWithConfigs();
+    const full = resolutionFingerprint(realRoot, paths, names, true);
+    const found: ConfigHash[] = [];
+    expect(resolutionFingerprint(realRoot, paths, names, true, { found })).toBe(full);
+    expect(found.map((hash) => hash[0])).toEqual(expect.arrayContaining(["package.json", "tsconfig.json", "packages/app/tsconfig.json"]));
+    // a hash said for the root's tsconfig.json is taken on its stat (the files were written an hour ago): another
+    // hash, another fingerprint
+    const said = (hashes: ConfigHash[], takenAt: number): KnownConfigs => ({ hashes, takenAt });
+    const other = found.map((hash): ConfigHash => (hash[0] === "tsconfig.json" ? [hash[0], hash[1], hash[2], "0".repeat(40)] : hash));
+    expect(resolutionFingerprint(realRoot, paths, names, true, { known: said(other, Date.now()) })).not.toBe(full);
+    expect(resolutionFingerprint(realRoot, paths, names, true, { known: said(found, Date.now()) })).toBe(full);
+    // not when the hash was taken within 2 s of the file's last change (it may have changed in the same tick)
+    const mtime = found.find((hash) => hash[0] === "tsconfig.json")![2];
+    expect(resolutionFingerprint(realRoot, paths, names, true, { known: said(other, mtime + 1000) })).toBe(full);
+    // nor once the file's stat moved: edited, it is read
+    writeFileSync(join(root, "tsconfig.json"), `${readFileSync(join(root, "tsconfig.json"), "utf8")}\n`);
+    const edited = resolutionFingerprint(realRoot, paths, names, true);
+    expect(edited).not.toBe(full);
+    expect(resolutionFingerprint(realRoot, paths, names, true, { known: said(found, Date.now()) })).toBe(edited);
   });
 });
