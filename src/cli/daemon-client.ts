@@ -36,6 +36,29 @@ const NOT_FORWARDED = new Set(["mcp", "daemon", "help"]);
  */
 export async function forwardToDaemon(argv: string[], io: ForwardIo): Promise<number | undefined> {
   if (process.platform === "win32") return undefined;
+  const command = indexedCommand(argv, io);
+  // the task on stdin is this process's to read, not the daemon's
+  if (!command || command.positionals.includes("-")) return undefined;
+  const { values, root, cacheDir } = command;
+  let timeoutSeconds: number | undefined;
+  if (values.timeout !== undefined) {
+    if (!/^[0-9]+$/.test(values.timeout) || Number(values.timeout) < 1) return undefined;
+    timeoutSeconds = Number(values.timeout);
+  }
+  const path = socketPath(cacheDir);
+  if (!existsSync(path)) return undefined;
+  // what picks the default index folder (the daemon computes the same one)
+  const env = { XDG_CACHE_HOME: io.env.XDG_CACHE_HOME, LOCALAPPDATA: io.env.LOCALAPPDATA };
+  return exchange(path, { type: "run", version: VERSION, root, argv, cwd: io.cwd, env }, io, timeoutSeconds);
+}
+
+/**
+ * A command that reads the root's index (a retrieval, `index`, …): its
+ * argv read, the root's real path and the index folder; undefined for any
+ * other (no index, `daemon`, `mcp`, help) or an argv the command itself
+ * will reject.
+ */
+export function indexedCommand(argv: string[], io: Pick<ForwardIo, "cwd" | "env">): (ReturnType<typeof readArgv> & { root: string; cacheDir: string }) | undefined {
   let parsed: ReturnType<typeof readArgv>;
   try {
     parsed = readArgv(argv);
@@ -45,13 +68,6 @@ export async function forwardToDaemon(argv: string[], io: ForwardIo): Promise<nu
   const { values, positionals } = parsed;
   const first = positionals[0];
   if (first === undefined || NOT_FORWARDED.has(first) || values.help || values.version || values["no-cache"]) return undefined;
-  // the task on stdin is this process's to read, not the daemon's
-  if (positionals.includes("-")) return undefined;
-  let timeoutSeconds: number | undefined;
-  if (values.timeout !== undefined) {
-    if (!/^[0-9]+$/.test(values.timeout) || Number(values.timeout) < 1) return undefined;
-    timeoutSeconds = Number(values.timeout);
-  }
   const rootArg = values.root ?? ".";
   let root: string;
   try {
@@ -60,12 +76,7 @@ export async function forwardToDaemon(argv: string[], io: ForwardIo): Promise<nu
     return undefined;
   }
   const cacheDir = cacheDirOption(values, io, rootArg);
-  if (cacheDir === undefined) return undefined;
-  const path = socketPath(cacheDir);
-  if (!existsSync(path)) return undefined;
-  // what picks the default index folder (the daemon computes the same one)
-  const env = { XDG_CACHE_HOME: io.env.XDG_CACHE_HOME, LOCALAPPDATA: io.env.LOCALAPPDATA };
-  return exchange(path, { type: "run", version: VERSION, root, argv, cwd: io.cwd, env }, io, timeoutSeconds);
+  return cacheDir === undefined ? undefined : { ...parsed, root, cacheDir };
 }
 
 /** Send the request and relay the answer; undefined when the daemon could not take it. */

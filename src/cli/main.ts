@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** Entry point of the `graph-retrieve` command. */
-import { forwardToDaemon } from "./daemon-client.js";
+import { forwardToDaemon, indexedCommand } from "./daemon-client.js";
 import { coldBuildHeap, isResident, shortRunJit } from "./jit-flags.js";
 
 // A closed pipe (`graph-retrieve … | head`) ends the run quietly.
@@ -30,6 +30,9 @@ if (forwarded !== undefined) {
 } else {
   const resident = isResident(argv);
   if (!resident) shortRunJit();
+  // a command that reads the index: the worker that stats its paths starts before the library loads
+  const indexed = resident ? undefined : indexedCommand(argv, { cwd: process.cwd(), env: process.env });
+  if (indexed) (await import("../scan/stat-ahead.js")).startStatsAheadEarly(indexed.root, indexed.cacheDir);
   const { runCli } = await import("./run-cli.js");
   const code = await runCli(argv, {
     stdout,

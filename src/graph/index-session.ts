@@ -6,7 +6,7 @@
  * and commits nothing.
  */
 import { join } from "node:path";
-import { rescanFiles, resolveScanRoot, scanFiles, statAhead, type FolderSnapshot, type ScanHints, type StatsAheadRun } from "../scan/index.js";
+import { rescanFiles, resolveScanRoot, scanFiles, statsAheadFor, type FolderSnapshot, type ScanHints, type StatsAheadRun } from "../scan/index.js";
 import {
   addMissingStatList,
   configFileNames,
@@ -221,7 +221,7 @@ export async function openIndexSession(root: string, cacheDir: string | undefine
   const header = createStoreHeader(realRoot);
   const recalled = memory ? recallIndex(memory, cacheDir, header) : undefined;
   // the walk's stats asked in a worker while this thread reads the index (a resident process has its watch instead)
-  const ahead = memory ? undefined : statAhead(realRoot, join(cacheDir, STAT_LIST_FILE));
+  const ahead = memory ? undefined : statsAheadFor(realRoot, join(cacheDir, STAT_LIST_FILE));
   const loaded: LoadedStore = recalled ? { store: recalled.store, found: true } : await loadIndexStore(cacheDir, header);
   return diskSession(cacheDir, header, loaded, recalled, memory, ahead);
 }

@@ -7,4 +7,4 @@
  */
 export { rescanFiles, resolveScanRoot, scanFiles, type ScanHints } from "./scan-files.js";
 export { RACY_MS, type FolderSnapshot } from "./folder-snapshot.js";
-export { statAhead, STAT_AHEAD_MIN_PATHS, type StatsAheadRun } from "./stat-ahead.js";
+export { statAhead, statsAheadFor, STAT_AHEAD_MIN_PATHS, type StatsAheadRun } from "./stat-ahead.js";

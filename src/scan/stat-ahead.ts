@@ -23,6 +23,7 @@
  * meanwhile for an unchanged folder.
  */
 import { lstatSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { workerThreads } from "../util/builtins.js";
 
 /**
@@ -195,6 +196,33 @@ const { root, text, numbers, states, layout } = workerData;
 const shared = { root, lines: text.split("\\n"), numbers: new Float64Array(numbers), states: new Int32Array(states) };
 parentPort.postMessage(takeFree({ shared, lstat: lstatSync, layout, plain: new Map() }));
 `;
+
+/** The file the store lists the paths in, in its index folder (see store/stat-list.ts). */
+export const STAT_LIST_FILE = "stat-list.txt";
+
+/** A run started before a build asked for it (see {@link startStatsAheadEarly}): the root and list it stats. */
+let early: { realRoot: string; listFile: string; run: StatsAheadRun | undefined } | undefined;
+
+/**
+ * Start the stats of the index folder `cacheDir` now, for the build this
+ * process is about to make of `realRoot`: the command line starts them
+ * before it loads the library (~100 ms of a warm query on babel, whose walk
+ * waited that long for the worker's last stats). The build takes them with
+ * {@link statsAheadFor}; a build of another root or folder starts its own.
+ */
+export function startStatsAheadEarly(realRoot: string, cacheDir: string): StatsAheadRun | undefined {
+  const listFile = resolve(cacheDir, STAT_LIST_FILE);
+  early = { realRoot, listFile, run: statAhead(realRoot, listFile) };
+  return early.run;
+}
+
+/** The stats of `listFile` under `realRoot`: the ones started early for them, once, else a run started now. */
+export function statsAheadFor(realRoot: string, listFile: string): StatsAheadRun | undefined {
+  const started = early;
+  early = undefined;
+  if (started && started.realRoot === realRoot && started.listFile === resolve(listFile)) return started.run;
+  return statAhead(realRoot, listFile);
+}
 
 /**
  * Start stat'ing the paths listed in `listFile` under `realRoot` (the

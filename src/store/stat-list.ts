@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { pathIn } from "../util/folders.js";
+import { STAT_LIST_FILE } from "../scan/stat-ahead.js";
 import { STAT_AHEAD_MIN_PATHS, type FolderSnapshot } from "../scan/index.js";
 import { writeFileAtomic } from "./write-atomic.js";
 
@@ -20,7 +21,7 @@ interface Listed {
   folders?: { snapshot: FolderSnapshot };
 }
 
-export const STAT_LIST_FILE = "stat-list.txt";
+export { STAT_LIST_FILE };
 
 /**
  * The list's lines for `store`, or undefined when they are too few for a

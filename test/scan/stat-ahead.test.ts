@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type CliIo } from "../../src/cli/run-cli.js";
-import { scanFiles, statAhead, STAT_AHEAD_MIN_PATHS, type FolderSnapshot } from "../../src/scan/index.js";
+import { scanFiles, statAhead, statsAheadFor, STAT_AHEAD_MIN_PATHS, type FolderSnapshot } from "../../src/scan/index.js";
+import { startStatsAheadEarly } from "../../src/scan/stat-ahead.js";
 import { STAT_LIST_FILE } from "../../src/store/index.js";
 import { saveStatList, statListOf } from "../../src/store/stat-list.js";
 
@@ -184,6 +185,21 @@ describe("statAhead", () => {
       expect(stats.folder("sub")).toBeUndefined();
       expect(stats.folder("")).toBeDefined();
     }
+  });
+
+  it("hands a build the run started early for its root and index folder, once; another root or folder gets its own", async () => {
+    const early = startStatsAheadEarly(root, cache);
+    expect(early).toBeDefined();
+    expect(statsAheadFor(root, join(cache, ".", STAT_LIST_FILE))).toBe(early);
+    const again = statsAheadFor(root, listFile);
+    expect(again).toBeDefined();
+    expect(again).not.toBe(early);
+    const unused = startStatsAheadEarly(root, cache);
+    const elsewhere = statsAheadFor(root, join(cache, "none.txt"));
+    expect(elsewhere).toBeUndefined();
+    // the early one was let go: the next build of the right folder starts afresh
+    expect(statsAheadFor(root, listFile)).not.toBe(early);
+    await Promise.all([early!.worker, again!.worker, unused!.worker]);
   });
 
   it("starts nothing without a list, or with one too short to pay for a worker", async () => {
