@@ -241,18 +241,17 @@ async function scanWholeTree(
     else if (!isUnchangedSince(record, stamp, snapshot.startedAt)) return undefined;
   }
   const trial: WalkState = { ...state, ignoreTexts: [], diagnostics: [], candidates: [], untestedDirs: [], linkedDirs: [], visitedDirs: new Set(), ...(state.folders ? { folders: [] } : {}) };
-  // a folder under a folder read is walked from it (as the walk does); the others are taken here, and a walk from a
-  // folder read does not take them again
-  const walked = read.size === 0 ? () => false : (path: string) => ancestorsOf(path).some((folder) => read.has(folder));
+  // every other folder is taken here, also one inside a folder read (a root holding a link, such as CLAUDE.md ->
+  // AGENTS.md, is read; the tree under it is taken all the same): the walk from a folder read passes them by
   // the rules, read as the walk reads them: the info/exclude file, the .gitignore of each folder taken here (a folder
-  // read, or walked from one, has its own read there)
+  // read has its own read there)
   const base = await readInfoExclude(trial);
   // (read synchronously: small files, where each awaited read waited on the thread pool; the 54,782-file tree's 105:
   // ~0.1 s idle. One that cannot be read leaves it to the walk, which reports it)
   const ownLevel = new Map<string, IgnoreLevel>();
   for (const record of snapshot.folders) {
     const [folder] = record;
-    if ((record[3] & HAS_GITIGNORE) === 0 || read.has(folder) || walked(folder)) continue;
+    if ((record[3] & HAS_GITIGNORE) === 0 || read.has(folder)) continue;
     let text: string;
     try {
       text = readFileSync(join(realOf(folder), ".gitignore"), "utf8");
@@ -263,12 +262,12 @@ async function scanWholeTree(
     ownLevel.set(folder, createIgnoreLevel(folder, text));
   }
   if (trial.diagnostics.length > 0) return undefined;
+  // the folders read from here: those not inside another folder read (which reads them as the walk does, with its rules)
   const tops: FolderRecord[] = [];
   const taken: number[] = [];
   snapshot.folders.forEach((record, index) => {
-    if (read.has(record[0])) {
-      if (!walked(record[0])) tops.push(record);
-    } else if (!walked(record[0])) taken.push(index);
+    if (!read.has(record[0])) taken.push(index);
+    else if (!ancestorsOf(record[0]).some((folder) => read.has(folder))) tops.push(record);
   });
   if (tops.length > 0) for (const index of taken) trial.visitedDirs.add(realOf(snapshot.folders[index]![0]));
   const files: ScannedFile[] = [];
@@ -333,7 +332,7 @@ async function scanWholeTree(
     const slash = path.lastIndexOf("/");
     const folder = slash < 0 ? "" : path.slice(0, slash);
     const record = last.byPath.get(folder);
-    return record !== undefined && !read.has(folder) && !walked(folder) && record.indexOf(path.slice(slash + 1), 4) >= 4;
+    return record !== undefined && !read.has(folder) && record.indexOf(path.slice(slash + 1), 4) >= 4;
   };
   const more = kept.some((candidate) => candidate.viaLink) ? dedupeByRealPath(kept).filter((candidate) => !(candidate.viaLink && isTakenFile(candidate.realPath))) : kept;
   return inspectCandidates(trial, more, maxFileBytes, hints, files);

@@ -171,6 +171,23 @@ describe.concurrent("a walk that takes unchanged folders from the last walk", ()
     expect(third.result.files.map((f) => f.path)).not.toContain("docs/deeper/kept.ts");
   });
 
+  it("reads a root holding a link (CLAUDE.md -> AGENTS.md) and takes every folder under it, and sees a file added beside the link", async ({ expect }) => {
+    const root = await treeOf({ ...TREE, "AGENTS.md": "# agents\n" });
+    await symlink("AGENTS.md", join(root, "CLAUDE.md"));
+    await age();
+    const first = await walk(root);
+    const second = await walk(root, first.snapshot);
+    expect(second.read).toEqual([""]);
+    expect(second.taken).toEqual(["docs", "lib", "src", "src/deep"]);
+    expect(second.result).toEqual(await scanFiles(root));
+    expect(second.changed).toBe(false);
+    await writeFile(join(root, "top.ts"), "export const top = 12;\n");
+    await writeFile(join(root, "src/deep/inner.ts"), "export const inner = 13;\n");
+    const third = await walk(root, second.snapshot);
+    expect(third.result).toEqual(await scanFiles(root));
+    expect(third.result.files.map((f) => f.path)).toContain("top.ts");
+  });
+
   it("does not use a damaged snapshot", async ({ expect }) => {
     const { root, first } = await walkedTree();
     const damaged = JSON.parse(JSON.stringify(first.snapshot)) as FolderSnapshot;
