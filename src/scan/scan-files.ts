@@ -46,7 +46,7 @@ import { createIgnoreLevel, type IgnoreLevel, isIgnored } from "./gitignore-rule
 import { createPathFilter, type PathFilter } from "./path-filter.js";
 import type { StatsAhead } from "./stat-ahead.js";
 import { hashContent } from "../util/content-hash.js";
-import { pathIn } from "../util/folders.js";
+import { folderOf, pathIn } from "../util/folders.js";
 import { byCodeUnit as compareStrings } from "../util/sort.js";
 import { HAS_GITIGNORE, isUnchangedSince, lastWalkOf, NEVER_TAKEN, snapshotOf, stampOf, type FolderRead, type FolderRecord, type FolderSnapshot, type FolderStamp, type LastWalk } from "./folder-snapshot.js";
 import {
@@ -244,30 +244,31 @@ async function scanWholeTree(
   // every other folder is taken here, also one inside a folder read (a root holding a link, such as CLAUDE.md ->
   // AGENTS.md, is read; the tree under it is taken all the same): the walk from a folder read passes them by
   // the rules, read as the walk reads them: the info/exclude file, the .gitignore of each folder taken here (a folder
-  // read has its own read there)
+  // read reads its own there; its rules are made here too, for the folders read below it)
   const base = await readInfoExclude(trial);
   // (read synchronously: small files, where each awaited read waited on the thread pool; the 54,782-file tree's 105:
   // ~0.1 s idle. One that cannot be read leaves it to the walk, which reports it)
   const ownLevel = new Map<string, IgnoreLevel>();
   for (const record of snapshot.folders) {
     const [folder] = record;
-    if ((record[3] & HAS_GITIGNORE) === 0 || read.has(folder)) continue;
+    if ((record[3] & HAS_GITIGNORE) === 0) continue;
     let text: string;
     try {
       text = readFileSync(join(realOf(folder), ".gitignore"), "utf8");
     } catch {
       return undefined;
     }
-    trial.ignoreTexts.push(folder === "" ? ".gitignore" : `${folder}/.gitignore`, text);
+    if (!read.has(folder)) trial.ignoreTexts.push(folder === "" ? ".gitignore" : `${folder}/.gitignore`, text);
     ownLevel.set(folder, createIgnoreLevel(folder, text));
   }
   if (trial.diagnostics.length > 0) return undefined;
-  // the folders read from here: those not inside another folder read (which reads them as the walk does, with its rules)
+  // the folders read from here: those whose parent is taken (one whose parent is read is reached from it, as the walk
+  // does, with its rules)
   const tops: FolderRecord[] = [];
   const taken: number[] = [];
   snapshot.folders.forEach((record, index) => {
     if (!read.has(record[0])) taken.push(index);
-    else if (!ancestorsOf(record[0]).some((folder) => read.has(folder))) tops.push(record);
+    else if (record[0] === "" || !read.has(folderOf(record[0]))) tops.push(record);
   });
   if (tops.length > 0) for (const index of taken) trial.visitedDirs.add(realOf(snapshot.folders[index]![0]));
   const files: ScannedFile[] = [];

@@ -188,6 +188,24 @@ describe.concurrent("a walk that takes unchanged folders from the last walk", ()
     expect(third.result.files.map((f) => f.path)).toContain("top.ts");
   });
 
+  it("reads a folder holding a link inside a folder taken inside a root read: its files found, its record kept for the next walk", async ({ expect }) => {
+    const root = await treeOf({ ...TREE, "AGENTS.md": "# agents\n", "src/deep/more/extra.ts": "export const extra = 14;\n" });
+    await symlink("AGENTS.md", join(root, "CLAUDE.md"));
+    await symlink("../inner.ts", join(root, "src/deep/more/inner-again.ts"));
+    await age();
+    const first = await walk(root);
+    let last = first;
+    for (let run = 0; run < 2; run++) {
+      const next = await walk(root, last.snapshot);
+      expect(next.read).toEqual(["", "src/deep/more"]);
+      expect(next.taken).toEqual(["docs", "lib", "src", "src/deep"]);
+      expect(next.result).toEqual(await scanFiles(root));
+      expect(next.result.files.map((f) => f.path)).toContain("src/deep/more/extra.ts");
+      expect(next.snapshot.folders.map((record) => record[0])).toContain("src/deep/more");
+      last = next;
+    }
+  });
+
   it("does not use a damaged snapshot", async ({ expect }) => {
     const { root, first } = await walkedTree();
     const damaged = JSON.parse(JSON.stringify(first.snapshot)) as FolderSnapshot;
