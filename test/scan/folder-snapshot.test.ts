@@ -206,6 +206,66 @@ describe.concurrent("a walk that takes unchanged folders from the last walk", ()
     }
   });
 
+  it("on a generated tree of nested folders, links, build output and ignore files, finds what a walk without a snapshot finds, round after round of changes", async ({ expect }) => {
+    // a fixed sequence (no randomness between runs): folders a0..a5, each with subfolders b0..b2, each with c0..c1
+    const files: Record<string, string> = { ".gitignore": "*.log\n", "AGENTS.md": "# agents\n" };
+    const folders: string[] = [];
+    for (let a = 0; a < 6; a++) {
+      for (let b = 0; b < 3; b++) {
+        for (let c = 0; c < 2; c++) {
+          const folder = `a${a}/b${b}/c${c}`;
+          folders.push(folder);
+          files[`${folder}/m${a}${b}${c}.ts`] = `export const m${a}${b}${c} = ${a + b + c};\n`;
+        }
+        files[`a${a}/b${b}/index.ts`] = `export * from "./c0/m${a}${b}0";\n`;
+      }
+    }
+    files["a1/b1/.gitignore"] = "c1/\n";
+    files["a2/build/index.js"] = "module.exports = 1;\n";
+    files["a2/build/index.d.ts"] = "export {};\n";
+    const root = await treeOf(files);
+    await symlink("AGENTS.md", join(root, "CLAUDE.md"));
+    await symlink("../c0/m300.ts", join(root, "a3/b0/c1/linked.ts"));
+    await symlink(join(root, "a4/b2"), join(root, "a5/b1/c0/linked-folder"));
+    await symlink(join(root, "a0"), join(root, "a4/b0/c1/outside-a0"));
+    await age();
+    const changes: Array<() => Promise<void>> = [
+      async () => {
+        await writeFile(join(root, "a0/b0/c0/added.ts"), "export const added = 1;\n");
+        await rm(join(root, "a5/b2/c1/m521.ts"));
+        await writeFile(join(root, "a3/b0/c0/m300.ts"), "export const m300 = 300;\nexport const more = 1;\n");
+      },
+      async () => {
+        await writeFile(join(root, "a1/b1/.gitignore"), "c0/\n");
+        await symlink("../c1/m401.ts", join(root, "a4/b0/c0/linked-again.ts"));
+        await mkdir(join(root, "a2/b2/c1/new"));
+        await writeFile(join(root, "a2/b2/c1/new/deep.ts"), "export const deep = 1;\n");
+      },
+      async () => {
+        await rm(join(root, "a3/b0/c1/linked.ts"));
+        await writeFile(join(root, "a2/build/extra.ts"), "export const extra = 1;\n");
+        await writeFile(join(root, "top.ts"), "export const top = 1;\n");
+      },
+    ];
+    let last = await walk(root);
+    expect(last.result).toEqual(await scanFiles(root));
+    for (const change of changes) {
+      await change();
+      await age();
+      // the folders changed are read again; then, from the snapshot that walk made, the tree is taken whole (but the
+      // folders holding a link and the build folder): each finds what a walk without a snapshot finds
+      const next = await walk(root, last.snapshot);
+      expect(next.result).toEqual(await scanFiles(root));
+      const whole = await walk(root, next.snapshot);
+      expect(whole.read).toEqual(expect.arrayContaining(["", "a2/build", "a5/b1/c0"]));
+      expect(whole.taken).toEqual(expect.arrayContaining(["a0", "a3/b0", "a5/b1"]));
+      expect(whole.result).toEqual(next.result);
+      last = whole;
+    }
+    expect(last.result.files.map((f) => f.path)).toEqual(expect.arrayContaining(["a0/b0/c0/added.ts", "a2/b2/c1/new/deep.ts", "top.ts", "a1/b1/c1/m111.ts"]));
+    expect(folders.length).toBe(36);
+  });
+
   it("does not use a damaged snapshot", async ({ expect }) => {
     const { root, first } = await walkedTree();
     const damaged = JSON.parse(JSON.stringify(first.snapshot)) as FolderSnapshot;
