@@ -28,15 +28,15 @@ const NOT_FORWARDED = new Set(["mcp", "daemon", "help"]);
 /**
  * The exit code of the command as the daemon ran it, or undefined when the
  * caller must run it itself (no daemon, another version, bad argv: the CLI
- * then reports the error as always).
+ * then reports the error as always). `command` is argv read by
+ * {@link indexedCommand}, when the caller has it already.
  *
  * @example
  * const code = await forwardToDaemon(process.argv.slice(2), { stdout, stderr, cwd: process.cwd(), env: process.env });
  * if (code === undefined) await runCli(argv, io);
  */
-export async function forwardToDaemon(argv: string[], io: ForwardIo): Promise<number | undefined> {
+export async function forwardToDaemon(argv: string[], io: ForwardIo, command = indexedCommand(argv, io)): Promise<number | undefined> {
   if (process.platform === "win32") return undefined;
-  const command = indexedCommand(argv, io);
   // the task on stdin is this process's to read, not the daemon's
   if (!command || command.positionals.includes("-")) return undefined;
   const { values, root, cacheDir } = command;

@@ -23,15 +23,16 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 }
 const stdout = (text: string) => process.stdout.write(text);
 const stderr = (text: string) => process.stderr.write(text);
+// a command that reads the index (its root and index folder found once, for both steps below)
+const indexed = indexedCommand(argv, { cwd: process.cwd(), env: process.env });
 // a daemon serving the root answers from memory; without one the library is loaded and the command runs here
-const forwarded = await forwardToDaemon(argv, { stdout, stderr, cwd: process.cwd(), env: process.env });
+const forwarded = await forwardToDaemon(argv, { stdout, stderr, cwd: process.cwd(), env: process.env }, indexed);
 if (forwarded !== undefined) {
   process.exitCode = forwarded;
 } else {
   const resident = isResident(argv);
   if (!resident) shortRunJit();
-  // a command that reads the index: the worker that stats its paths starts before the library loads
-  const indexed = resident ? undefined : indexedCommand(argv, { cwd: process.cwd(), env: process.env });
+  // the worker that stats the index's paths starts before the library loads (a resident command reads no index here)
   if (indexed) (await import("../scan/stat-ahead.js")).startStatsAheadEarly(indexed.root, indexed.cacheDir);
   const { runCli } = await import("./run-cli.js");
   const code = await runCli(argv, {

@@ -11,9 +11,6 @@ import type { ScannedFile } from "../types.js";
 import { RACY_MS } from "../scan/index.js";
 import { hashContent } from "../util/content-hash.js";
 
-// a file modified within RACY_MS of the scan may change again within the same mtime tick after it is read: its entry
-// gets no mtime, so the next run re-hashes it instead of trusting the stat (git's "racily clean" files)
-
 export interface ReusedFacts {
   /** The entries kept, by path (a parsed file's entry is added by the parse). */
   entries: Map<string, StoredFile>;
@@ -35,7 +32,12 @@ async function hashFile(file: ScannedFile): Promise<string | undefined> {
   }
 }
 
-/** The mtime to store: none (-1) for a file modified right before the scan, so the next run re-hashes it. */
+/**
+ * The mtime to store: none (-1) for a file modified within RACY_MS of the
+ * scan, which may change again within the same mtime tick after it is
+ * read: the next run re-hashes it instead of trusting the stat (git's
+ * "racily clean" files).
+ */
 export function stableMtime(file: ScannedFile, scanWallClock: number): number {
   return scanWallClock - file.mtimeMs < RACY_MS ? -1 : file.mtimeMs;
 }

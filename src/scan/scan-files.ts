@@ -258,7 +258,7 @@ async function scanWholeTree(
     } catch {
       return undefined;
     }
-    if (!read.has(folder)) trial.ignoreTexts.push(folder === "" ? ".gitignore" : `${folder}/.gitignore`, text);
+    if (!read.has(folder)) trial.ignoreTexts.push(pathIn(folder, ".gitignore"), text);
     ownLevel.set(folder, createIgnoreLevel(folder, text));
   }
   if (trial.diagnostics.length > 0) return undefined;
@@ -636,11 +636,10 @@ function hasGitignore(entries: readonly Dirent[]): boolean {
 async function addGitignore(state: WalkState, task: DirTask): Promise<readonly IgnoreLevel[]> {
   try {
     const text = await readFile(join(task.realPath, ".gitignore"), "utf8");
-    state.ignoreTexts.push(task.path === "" ? ".gitignore" : `${task.path}/.gitignore`, text);
+    state.ignoreTexts.push(pathIn(task.path, ".gitignore"), text);
     return [...task.levels, createIgnoreLevel(task.path, text)];
   } catch (error) {
-    const path = task.path === "" ? ".gitignore" : `${task.path}/.gitignore`;
-    state.diagnostics.push(unreadableGitignore(path, errorCodeOf(error)));
+    state.diagnostics.push(unreadableGitignore(pathIn(task.path, ".gitignore"), errorCodeOf(error)));
     return task.levels;
   }
 }
