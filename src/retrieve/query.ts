@@ -30,6 +30,7 @@ import {
   type Thesaurus,
   type ThesaurusEntry,
 } from "./query-data.js";
+import { ISSUE_PROSE_WEIGHT } from "./parameters.js";
 
 export {
   createGlossary,
@@ -124,12 +125,14 @@ class QueryBuilder {
   readonly paths = new Set<string>();
   readonly phrases = new Set<string>();
   readonly scopes = new Set<string>();
+  /** What a plain word weighs here against one of a task's first line (ISSUE_PROSE_WEIGHT in an issue's body). */
+  proseScale = 1;
 
   constructor(readonly stopwords: Stopwords) {}
 
   addTerm(term: string, source: QueryTermSource, original: string): void {
     if (term.length < 2 || /^[0-9]+$/.test(term)) return;
-    const weight = TERM_WEIGHTS[source];
+    const weight = TERM_WEIGHTS[source] * (source === "task" || source === "glossary" ? this.proseScale : 1);
     const known = this.terms.get(term);
     if (!known) this.terms.set(term, { term, weight, source, original });
     else if (weight > known.weight) Object.assign(known, { weight, source, original });
@@ -295,6 +298,23 @@ function takeScope(text: string, builder: QueryBuilder): string {
   return text.slice(match[0].length);
 }
 
+/** Prose's code spans, quotes and words, in that order. */
+function readText(prose: string, builder: QueryBuilder, glossary: () => Glossary): void {
+  let text = prose.replace(BACKTICKED, (_, code: string) => {
+    addCode(code, builder, false);
+    return " ";
+  });
+  text = text.replace(QUOTED, (_, ...groups: unknown[]) => {
+    const phrase = groups.slice(0, 4).find((g): g is string => typeof g === "string");
+    if (phrase) addQuoted(phrase, builder, glossary);
+    return " ";
+  });
+  for (const part of text.split(HAN_RUN)) {
+    if (HAN_RUN.test(part)) addChinese(part, builder, glossary());
+    else for (const token of part.split(/\s+/)) if (token) addToken(token, builder);
+  }
+}
+
 /**
  * Turn a task into a query: weighted terms, and the identifiers, paths and
  * phrases it names verbatim. Deterministic: the same task and options give
@@ -314,13 +334,12 @@ export function parseTask(task: string, options: ParseTaskOptions = {}): TaskQue
   const glossary = (): Glossary => (loaded ??= loadGlossary());
   const builder = new QueryBuilder(loadStopwords());
   // NFKC folds full-width letters and punctuation (ｌｏｇｉｎ，：) to ASCII; Chinese characters are unchanged.
-  let text = task.normalize("NFKC");
+  const text = task.normalize("NFKC");
 
   // an issue's template, environment, links and images say nothing of the code: its title and prose are read,
   // and what its code blocks, stack frames and messages name (a commit message has none of this and is read whole)
   const issue = readIssue(text);
   if (issue.isIssue) {
-    text = [issue.title ?? "", ...issue.prose].join("\n");
     for (const block of issue.code) for (const token of block.match(CODE_TOKEN) ?? []) if (isIdentifierLike(token)) builder.addIdentifier(token);
     for (const frame of issue.frames) {
       for (const part of frame.fn?.split(".") ?? []) if (/^[A-Za-z_$][\w$]{2,}$/.test(part) && !FRAME_NOISE.has(part)) builder.addIdentifier(part);
@@ -331,20 +350,13 @@ export function parseTask(task: string, options: ParseTaskOptions = {}): TaskQue
     for (const path of issue.paths) builder.addPath(path);
   }
 
-  text = takeScope(text, builder);
-  text = text.replace(BACKTICKED, (_, code: string) => {
-    addCode(code, builder, false);
-    return " ";
-  });
-  text = text.replace(QUOTED, (_, ...groups: unknown[]) => {
-    const phrase = groups.slice(0, 4).find((g): g is string => typeof g === "string");
-    if (phrase) addQuoted(phrase, builder, glossary);
-    return " ";
-  });
-  for (const part of text.split(HAN_RUN)) {
-    if (HAN_RUN.test(part)) addChinese(part, builder, glossary());
-    else for (const token of part.split(/\s+/)) if (token) addToken(token, builder);
-  }
+  if (issue.isIssue && issue.title !== undefined) {
+    // the title says what the issue is about; the plain words of the report around it weigh less (its code does not)
+    readText(takeScope(issue.title, builder), builder, glossary);
+    builder.proseScale = ISSUE_PROSE_WEIGHT;
+    readText(issue.prose.join("\n"), builder, glossary);
+    builder.proseScale = 1;
+  } else readText(takeScope(issue.isIssue ? issue.prose.join("\n") : text, builder), builder, glossary);
 
   for (const keyword of options.keywords ?? []) {
     for (const word of wordsOf(keyword)) {

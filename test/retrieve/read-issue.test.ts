@@ -5,7 +5,8 @@
  * repository links. A commit message reads back as itself.
  */
 import { describe, expect, it } from "vitest";
-import { parseTask } from "../../src/retrieve/query.js";
+import { ISSUE_PROSE_WEIGHT } from "../../src/retrieve/parameters.js";
+import { parseTask, TERM_WEIGHTS } from "../../src/retrieve/query.js";
 import { framePath, readIssue, repositoryPath } from "../../src/retrieve/read-issue.js";
 
 const NODE_TRACE = `Crash when the config has no plugins
@@ -159,6 +160,22 @@ describe("parseTask on an issue", () => {
     expect(query.paths).toEqual(expect.arrayContaining(["dist/config/load-plugins.js", "dist/cli.js"]));
     expect(query.phrases).toContain("Cannot read properties of undefined (reading 'map')");
     expect(terms).toEqual(expect.arrayContaining(["plugin", "crash", "typ", "start", "subprocess"]));
+  });
+
+  it("weighs the body's plain words below the title's, and not its code", () => {
+    const query = parseTask(TEMPLATE);
+    const weight = (term: string) => query.terms.find((t) => t.term === term)?.weight;
+    // in the title (and the body): the title's weight
+    expect(weight("start")).toBe(TERM_WEIGHTS.task);
+    expect(weight("past")).toBe(TERM_WEIGHTS.task);
+    // only in the body's prose: less
+    expect(weight("creat")).toBe(TERM_WEIGHTS.task * ISSUE_PROSE_WEIGHT);
+    expect(weight("subprocess")).toBe(TERM_WEIGHTS.task * ISSUE_PROSE_WEIGHT);
+    // code in the body keeps its weight: a frame's function, a span in backticks
+    const traced = parseTask(`${NODE_TRACE}\nIt happens when \`usePlugins\` is empty.`);
+    expect(traced.terms.find((t) => t.term === "load")?.weight).toBe(TERM_WEIGHTS.verbatim);
+    expect(traced.terms.filter((t) => t.original === "usePlugins").map((t) => t.weight)).toEqual([TERM_WEIGHTS.verbatim]);
+    expect(traced.terms.find((t) => t.term === "upgrad")?.weight).toBe(TERM_WEIGHTS.task * ISSUE_PROSE_WEIGHT);
   });
 
   it("reads a commit message as before", () => {
