@@ -2,12 +2,15 @@
  * A task quoting an error message, the way an issue does
  * (fixtures/quoted-message): `src/app.ts` throws the message as one string
  * literal, other files share more of its words. The model with history
- * reads the literal evidence (literalShare, trained on both splits); the
- * quote lifts the file that writes it and its reason says why. It does not
- * decide the first file alone: in the training data a file whose literals
+ * reads the literal evidence (literalShare, trained on both splits) and the
+ * reason names it; the quote doubles the file's chance, mostly through its
+ * words (verbatim, they lift src/response.ts as much). The evidence does
+ * not decide the first file: in the training data a file whose literals
  * hold a quoted message whole was changed by the fix in 4 of 20 issue rows
- * and 14 of 19 commit rows (docs/quality.md), and here `src/compose.ts`
- * defines `next`, which the message names.
+ * and 14 of 19 commit rows, and the model trained in session 36 gives it
+ * little weight here (src/app.ts 0.116 holding the message whole, 0.126
+ * holding 85 % of it; docs/quality.md). `src/compose.ts` defines `next`,
+ * which the message names.
  */
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,12 +39,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const relevanceOf = (result: Awaited<ReturnType<typeof retrieve>>, path: string) => result.files.find((f) => f.path === path)?.relevance ?? 0;
 
 describe("a quoted message", () => {
-  it("lifts the file that writes it as one string, with the evidence in its reason", async () => {
+  it("names the file that writes it as one string, and the quote lifts it", async () => {
     const unquoted = await retrieve(UNQUOTED, { root });
-    const app = quoted.files.find((f) => f.path === "src/app.ts");
-    expect(app?.reason).toContain("writes a message the task quotes, as one string");
-    expect(relevanceOf(quoted, "src/app.ts")).toBeGreaterThan(relevanceOf(unquoted, "src/app.ts"));
-    expect(quoted.files.findIndex((f) => f.path === "src/app.ts")).toBeLessThan(unquoted.files.findIndex((f) => f.path === "src/app.ts"));
+    const reasonOf = (result: Awaited<ReturnType<typeof retrieve>>) => result.files.find((f) => f.path === "src/app.ts")?.reason ?? "";
+    expect(reasonOf(quoted)).toContain("writes a message the task quotes, as one string");
+    expect(reasonOf(unquoted)).not.toContain("a message the task quotes");
+    // its chance doubles: the quote's words, verbatim, and the literal evidence (the words lift src/response.ts as much)
+    expect(relevanceOf(quoted, "src/app.ts")).toBeGreaterThan(2 * relevanceOf(unquoted, "src/app.ts"));
   });
 
   it("is not claimed by a file that holds the words in separate strings", () => {
