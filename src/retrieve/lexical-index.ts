@@ -53,6 +53,8 @@ export interface LexicalIndex {
   averageLengths: Record<Field, number>;
   /** 1 for each file (in `files` order) holding at least one of `terms` (any field), read from the postings. */
   holdingAny(terms: Iterable<string>): Uint8Array;
+  /** True when some file's folders hold every one of `terms` (none: false), read from the postings. */
+  folderHoldsAll(terms: readonly string[]): boolean;
 }
 
 const TEST_PATH = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|stories|bench)\.[cm]?[jt]sx?$/i;
@@ -208,6 +210,19 @@ export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
     }
     return held;
   };
+  // the rarest term's files, each asked for the others in its folder field: no file's path is split into terms (a
+  // scoped task on babel split all 17,601 paths, ~140 ms of a warm query)
+  const folderHoldsAll = (terms: readonly string[]): boolean => {
+    if (terms.length === 0) return false;
+    const lists = terms.map((term) => postings.postings(term));
+    if (lists.some((list) => list === undefined)) return false;
+    const rarest = lists.reduce((a, b) => ((b as ArrayLike<number>).length < (a as ArrayLike<number>).length ? b : a)) as ArrayLike<number>;
+    for (let k = 0; k < rarest.length; k++) {
+      const i = rarest[k] as number;
+      if (terms.every((term) => (postings.countsIn(term, i)?.[FIELD_INDEX.folder] ?? 0) > 0)) return true;
+    }
+    return false;
+  };
   const averageLengths = {} as Record<Field, number>;
   for (const field of FIELDS) averageLengths[field] = Math.max(1, totals[field] / n);
   return {
@@ -217,5 +232,6 @@ export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
     codeFrequency: postings.codeFrequency,
     averageLengths,
     holdingAny,
+    folderHoldsAll,
   };
 }

@@ -121,6 +121,23 @@ describe("term postings", () => {
     expect([...new Set(read)]).toEqual([tokens.path]);
   });
 
+  it("tell whether some file's folders hold every one of a few terms, as the files' paths say, without splitting them", async () => {
+    const cacheDir = join(tmp.dir, "cache");
+    await buildGraph(root, { cacheDir });
+    const warm = await buildGraph(root, { cacheDir });
+    const folders = [...warm.files.keys()].map((path) => pathTerms(path).folder);
+    const byPaths = (terms: string[]) => terms.length > 0 && folders.some((folder) => terms.every((term) => folder.has(term)));
+    const index = buildLexicalIndex(warm);
+    // every folder term, each pair of them, and terms held elsewhere (a name, a definition) or nowhere
+    const folderTerms = [...new Set(folders.flatMap((folder) => [...folder.keys()]))].sort();
+    expect(folderTerms.length).toBeGreaterThan(2);
+    const asked = [...folderTerms.map((term) => [term]), ...folderTerms.flatMap((a) => folderTerms.map((b) => [a, b])), ["token"], ["src", "token"], ["zzzunheld"], ["src", "zzzunheld"], []];
+    const answers = asked.map((terms) => index.folderHoldsAll(terms));
+    expect(answers).toEqual(asked.map(byPaths));
+    expect(answers.filter(Boolean).length).toBeGreaterThan(folderTerms.length);
+    expect(answers.some((held) => !held)).toBe(true);
+  });
+
   /** Edit the fixture: words added to one file, one file gone (with a word no other file has), one new, one renamed. */
   function editFixture(): { fresh: Set<string>; gone: string } {
     appendFileSync(join(root, "src/auth/tokens.ts"), "\nexport function quarantineWobbleToken(): number { return 1; } // zanzibar\n");

@@ -29,7 +29,7 @@ import type { RetrievalContext } from "../retrieval-context.js";
 import { GRAPH_SEEDS } from "../parameters.js";
 import { personalizedPageRank } from "../signals/personalized-pagerank.js";
 import { pluralNameShare, pluralPartsOf } from "../signals/plural-name.js";
-import { scopeNamesFolder, scopeNameShare, scopeTermsOf } from "../signals/scope-name.js";
+import { scopeNameShare, scopeTermsOf } from "../signals/scope-name.js";
 import { compoundFilter, compoundsOf, definedCompounds } from "../signals/compound-name.js";
 import { entryBarrels, speaksOfModuleBoundary } from "../signals/entry-barrel.js";
 import { loadStopwords } from "../query-data.js";
@@ -81,7 +81,6 @@ function rankOf(values: readonly number[]): number[] {
 /** What each index's files are, asked once of each index (three cycles a query, and a resident process's queries, ask it again). */
 interface CodebaseFacts {
   jsShare: number;
-  folders?: ReadonlyArray<ReadonlyMap<string, number>>;
   entries?: ReadonlySet<string>;
 }
 const codebaseFacts = new WeakMap<LexicalIndex, CodebaseFacts>();
@@ -106,13 +105,6 @@ function entryBarrelsOf(index: LexicalIndex): ReadonlySet<string> {
   const facts = factsOf(index);
   facts.entries ??= new Set(entryBarrels(index.files.filter((f) => f.isBarrel).map((f) => f.path)));
   return facts.entries;
-}
-
-/** Each file's folder field, in the index's order. */
-function foldersOfIndex(index: LexicalIndex): ReadonlyArray<ReadonlyMap<string, number>> {
-  const facts = factsOf(index);
-  facts.folders ??= index.files.map((f) => f.fields.folder);
-  return facts.folders;
 }
 
 export interface BaseFeatureInput {
@@ -159,7 +151,7 @@ export function baseFeatures(input: BaseFeatureInput): number[][] {
 
   // named signals of the task's words
   const scopeTerms = scopeTermsOf(taskQuery.scopes ?? []);
-  const scopeIsFolder = scopeTerms.length > 0 && scopeNamesFolder(foldersOfIndex(index), scopeTerms);
+  const scopeIsFolder = scopeTerms.length > 0 && index.folderHoldsAll(scopeTerms);
   const pluralParts = pluralPartsOf(taskQuery.identifiers);
   const stopwords = loadStopwords();
   const compounds = compoundsOf(taskQuery.task, (word) => stopwords.english.has(word) || stopwords.boilerplate.has(word));

@@ -5,7 +5,9 @@
  * terms a file's name holds, in [0, 1]. A scope that names a folder of the
  * codebase (`Schedulers: …` beside `src/scheduler/`, `parse: …` beside
  * `src/parse/`) names an area, not a file: then the share is that of the
- * file's folders, and a file named for the scope elsewhere gets nothing.
+ * file's folders, and a file named for the scope elsewhere gets nothing
+ * (whether some file's folders hold every scope term is the lexical
+ * index's `folderHoldsAll`, read from its postings).
  */
 import { termsOf } from "../../util/terms.js";
 
@@ -22,18 +24,4 @@ export function scopeTermsOf(scopes: readonly string[]): string[] {
 export function scopeNameShare(nameTerms: ReadonlyMap<string, number>, scopeTerms: readonly string[]): number {
   if (scopeTerms.length === 0) return 0;
   return scopeTerms.filter((term) => nameTerms.has(term)).length / scopeTerms.length;
-}
-
-/**
- * True when the scope names a folder: some file's folders hold every one of
- * the scope's terms.
- *
- * @example
- * scopeNamesFolder([new Map([["src", 1], ["schedul", 1]])], scopeTermsOf(["Schedulers"])); // true
- * scopeNamesFolder([new Map([["src", 1]])], scopeTermsOf(["subscribe"]));                  // false
- */
-export function scopeNamesFolder(folders: Iterable<ReadonlyMap<string, number>>, scopeTerms: readonly string[]): boolean {
-  if (scopeTerms.length === 0) return false;
-  for (const folder of folders) if (scopeNameShare(folder, scopeTerms) === 1) return true;
-  return false;
 }
