@@ -82,4 +82,35 @@ describe("facts.bin read on demand", () => {
     expect(again.found).toBe(true);
     for (const [path, entry] of Object.entries(again.store.files)) expect(entry.parsed.definitions).toEqual(definitions[path]);
   });
+
+  it("a file's definitions and exports read alone are those of its whole facts, and stay the same arrays once the rest is read", async () => {
+    const root = realpathSync(copyFixture("auth-service", join(tmp.dir, "root")));
+    const cacheDir = join(tmp.dir, "cache");
+    const fresh = await buildGraph(root, { cacheDir });
+    const header = createStoreHeader(root);
+    const lazy = (await loadIndexStore(cacheDir, header)).store;
+    const files = Object.entries(lazy.files);
+    expect(files.filter(([, entry]) => entry.parsed.exports.length > 0).length).toBeGreaterThan(3);
+    for (const [path, entry] of files) {
+      const whole = fresh.files.get(path)!;
+      // the names first, as a task naming an identifier reads them
+      const definitions = entry.parsed.definitions;
+      const exports = entry.parsed.exports;
+      expect(definitions).toEqual(whole.definitions);
+      expect(exports).toEqual(whole.exports);
+      // then the rest: equal to the fresh facts, and the names are the arrays handed out before
+      expect(entry.parsed.references).toEqual(whole.references);
+      expect(entry.parsed.vocabulary).toEqual(whole.vocabulary);
+      expect(entry.parsed.imports).toEqual(whole.imports);
+      expect(entry.parsed.literals).toEqual(whole.literals);
+      expect(entry.parsed.definitions).toBe(definitions);
+      expect(entry.parsed.exports).toBe(exports);
+    }
+    // read in the other order (the rest first), the same facts
+    const other = (await loadIndexStore(cacheDir, header)).store;
+    for (const [path, entry] of Object.entries(other.files)) {
+      expect(entry.parsed.references).toEqual(fresh.files.get(path)!.references);
+      expect(entry.parsed.definitions).toEqual(fresh.files.get(path)!.definitions);
+    }
+  });
 });
