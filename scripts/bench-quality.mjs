@@ -23,11 +23,18 @@
 //                         [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4]
 //                         [--retrievers graph,graph-no-history,bm25,reference]
 //                         [--splits commits,issues,python] [--dev-only] [--validation-only]
+//                         [--baseline DIR]
 //
 // --sample N: tasks per training repository (default 40; 0 = all 6204).
 // --retrievers: the validation's retrievers to run (default all four); the
 // tables also read the others' results on the same sample from an earlier
 // run, and say so.
+//
+// --baseline DIR: an earlier run's .bench-cache folder (copied aside before
+// a change, or another checkout's): graph's answers of this run are paired
+// with its answers there on the same tasks, each split and the dev split:
+// the mean difference of each metric with its standard error, and how many
+// answers are the same.
 //
 // --keep-build reuses the build copy of the previous run (to rerun one
 // strategy against the same code); --report only prints the tables from the
@@ -44,7 +51,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeTree, snapshotBuild } from "./snapshot-build.mjs";
 import os from "node:os";
-import { contextCeilingRows, deltaRows, NO_HISTORY_MODELS, readRecords, reliabilityRows, runValidation, validationRows, writeSample, RETRIEVERS } from "./bench-validation.mjs";
+import { contextCeilingRows, deltaRows, NO_HISTORY_MODELS, pairedRows, readRecords, reliabilityRows, runValidation, validationRows, writeSample, RETRIEVERS } from "./bench-validation.mjs";
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CACHE_DIR = path.join(PROJECT_ROOT, ".bench-cache", "quality");
@@ -101,6 +108,7 @@ function parseArgs(argv) {
     else if (arg === "--splits") options.splits = value().split(",").filter(Boolean);
     else if (arg === "--dev-only") options.validation = false;
     else if (arg === "--validation-only") options.dev = false;
+    else if (arg === "--baseline") options.baseline = value();
     else if (arg === "-h" || arg === "--help") usage();
     else usage(`unknown argument ${arg}`);
   }
@@ -109,11 +117,16 @@ function parseArgs(argv) {
   for (const k of options.folds) if (![0, 1, 2, 3, 4].includes(k)) usage(`unknown fold ${k} (0 to 4)`);
   for (const split of options.splits) if (!(split in SPLITS)) usage(`unknown split ${split} (commits, issues or python)`);
   if (!Number.isInteger(options.sample) || options.sample < 0) usage("--sample takes a whole number (0 = every task)");
+  if (options.baseline !== undefined) {
+    if (!fs.statSync(options.baseline, { throwIfNoEntry: false })?.isDirectory()) usage(`--baseline ${options.baseline}: no such folder (give a copy of an earlier run's .bench-cache)`);
+    // this run writes its results over the ones there: they would be paired with themselves
+    if (fs.realpathSync(options.baseline) === fs.realpathSync(path.join(PROJECT_ROOT, ".bench-cache"))) usage(`--baseline ${options.baseline}: this run writes there; copy it aside first (cp -r .bench-cache /tmp/before)`);
+  }
   return options;
 }
 
 function usage(problem) {
-  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress] [--keep-build] [--report] [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4] [--retrievers graph,graph-no-history,bm25,reference] [--splits commits,issues,python] [--dev-only] [--validation-only]";
+  const text = "usage: node scripts/bench-quality.mjs [--jobs N] [--corpus NAME]… [--limit N] [--strategy graph,bm25,pagerank] [--timeout-s S] [--progress] [--keep-build] [--report] [--mirrors DIR] [--sample N] [--folds 0,1,2,3,4] [--retrievers graph,graph-no-history,bm25,reference] [--splits commits,issues,python] [--dev-only] [--validation-only] [--baseline DIR]";
   if (problem) {
     process.stderr.write(`bench-quality: ${problem}\n${text}\n`);
     process.exit(2);
@@ -296,7 +309,21 @@ async function validateSplit(options, harness, cli, name, split) {
     say(`reliability of graph's relevance over its ranked files (${name}): expected calibration error ${ece.toFixed(3)}`);
     printRows(rows);
   }
+  if (graph && options.baseline) {
+    const earlierDir = path.join(options.baseline, split.outDir);
+    const earlier = new Map(options.folds.map((k) => [k, path.join(earlierDir, `fold-${k}-graph.json`)]).filter(([, f]) => fs.existsSync(f)));
+    say("");
+    if (earlier.size) sayPaired(pairedRows(graph, readRecords(earlier, byId)), `${name}: graph against the earlier run in ${earlierDir}`);
+    else say(`${name}: no earlier graph results in ${earlierDir} to pair with`);
+  }
   say("");
+}
+
+/** {@link pairedRows} as printed: the table, then how many answers are the same. */
+function sayPaired({ rows, same, paired, unpaired }, title) {
+  say(`${title}, paired on the ${paired} tasks both hold${unpaired ? ` (${unpaired} of this run's are not there)` : ""}:`);
+  printRows(rows);
+  say(`answers the same (ranked files, relevances and context): ${same} of ${paired}`);
 }
 
 /** Part 2: the npm dev split, per strategy. */
@@ -326,6 +353,13 @@ async function devSplit(options, harness, cli) {
 
   const bm25 = path.join(CACHE_DIR, "bm25.json");
   const graph = path.join(CACHE_DIR, "graph.json");
+  if (options.baseline && summaries.has("graph")) {
+    const earlier = path.join(options.baseline, "quality", "graph.json");
+    const tasksOf = (file) => JSON.parse(fs.readFileSync(file, "utf8")).tasks;
+    say("");
+    if (fs.existsSync(earlier)) sayPaired(pairedRows(tasksOf(graph), tasksOf(earlier)), `npm dev split: graph against the earlier run in ${earlier}`);
+    else say(`npm dev split: no earlier graph results at ${earlier} to pair with`);
+  }
   if (summaries.has("bm25") && summaries.has("graph")) {
     say("");
     say("graph (B) against bm25 (A):");

@@ -210,3 +210,28 @@ export function reliabilityRows(records) {
   }
   return { rows, ece };
 }
+
+/**
+ * This run's records paired with an earlier run's (`baseline`) on the tasks
+ * both hold: per metric, the mean difference (this − earlier) and its
+ * standard error over those tasks, and how many answers are the same
+ * (ranked files with their relevances, and the context). The same tasks
+ * scored twice differ far less than two samples do, so a change of a few
+ * hundredths is told from noise here that the tables' means cannot tell.
+ */
+export function pairedRows(records, baseline) {
+  const earlier = new Map(baseline.map((r) => [r.id, r]));
+  const pairs = records.filter((r) => earlier.has(r.id)).map((r) => [r, earlier.get(r.id)]);
+  const rows = [["metric", "n", "this", "earlier", "this − earlier", "± s.e."]];
+  for (const [key, label] of METRICS.filter(([key]) => key !== "ctxShare" && key !== "ctxFiles")) {
+    const diffs = pairs.map(([now, then]) => (now.metrics?.[key] ?? 0) - (then.metrics?.[key] ?? 0));
+    const n = diffs.length;
+    const d = n ? diffs.reduce((s, x) => s + x, 0) / n : 0;
+    const se = n > 1 ? Math.sqrt(diffs.reduce((s, x) => s + (x - d) ** 2, 0) / (n - 1) / n) : 0;
+    const means = [0, 1].map((side) => (n ? pairs.reduce((s, pair) => s + (pair[side].metrics?.[key] ?? 0), 0) / n : 0));
+    rows.push([label, String(n), means[0].toFixed(3), means[1].toFixed(3), `${d >= 0 ? "+" : ""}${d.toFixed(3)}`, se.toFixed(3)]);
+  }
+  const answer = (r) => JSON.stringify([r.ranked ?? [], r.context ?? []]);
+  const same = pairs.filter(([now, then]) => answer(now) === answer(then)).length;
+  return { rows, same, paired: pairs.length, unpaired: records.length - pairs.length };
+}

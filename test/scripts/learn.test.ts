@@ -15,7 +15,7 @@ import { NO_HISTORY_SUFFIX, withAndWithoutHistory, withoutHistory } from "../../
 // @ts-expect-error: plain JavaScript scripts
 import { reliability, scoreRanking } from "../../scripts/learn/metrics.mjs";
 // @ts-expect-error: plain JavaScript scripts
-import { contextCeilingRows, deltaRows, reliabilityRows, validationRows, writeSample } from "../../scripts/bench-validation.mjs";
+import { contextCeilingRows, deltaRows, pairedRows, reliabilityRows, validationRows, writeSample } from "../../scripts/bench-validation.mjs";
 
 const scratch = mkdtempSync(join(tmpdir(), "gr-learn-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -112,6 +112,25 @@ describe("the validation tables", () => {
     expect(rows[0]).toEqual(["retriever", "n", "top 1 needed", "top 1 alone ctxR", "ctxP", "ctxR", "ctx not empty", "ctxP when not empty", "not empty when top 1 needed"]);
     // the first file is needed in tasks 1 and 2, and only task 1's context holds something
     expect(rows[1]).toEqual(["graph", "3", "0.667", "0.500", "0.333", "0.000", "0.333", "1.000", "0.500"]);
+  });
+});
+
+describe("a run paired with an earlier one", () => {
+  it("gives each metric's mean difference on the tasks both hold, its standard error, and how many answers are the same", () => {
+    const record = (id: string, mrr: number, ranked: Array<[string, number]>, context: string[] = []) => ({ id, ranked, context, metrics: { acc1: mrr === 1 ? 1 : 0, acc5: 1, acc10: 1, mrr, cP: 0, cR: 0, cF1: 0, ctxShare: 0, ctxFiles: context.length } });
+    const earlier = [record("1", 0.5, [["b", 0.6], ["a", 0.4]]), record("2", 1, [["a", 0.9]], ["a"]), record("3", 0.25, [["c", 0.3]]), record("gone", 1, [["a", 0.9]])];
+    // task 1 moves its gold file up, task 2 answers the same, task 3 loses half its reciprocal rank; task 4 is new
+    const now = [record("1", 1, [["a", 0.7], ["b", 0.5]]), record("2", 1, [["a", 0.9]], ["a"]), record("3", 0.125, [["d", 0.3]]), record("4", 1, [["a", 0.9]])];
+    const { rows, same, paired, unpaired } = pairedRows(now, earlier) as { rows: string[][]; same: number; paired: number; unpaired: number };
+    expect({ same, paired, unpaired }).toEqual({ same: 1, paired: 3, unpaired: 1 });
+    expect(rows[0]).toEqual(["metric", "n", "this", "earlier", "this − earlier", "± s.e."]);
+    // MRR differences +0.5, 0, −0.125: mean +0.125, sample s.d. 0.3307, s.e. 0.3307 / √3
+    const mrr = rows.find((r) => r[0] === "MRR")!;
+    expect(mrr.slice(0, 5)).toEqual(["MRR", "3", "0.708", "0.583", "+0.125"]);
+    expect(Number(mrr[5])).toBeCloseTo(Math.sqrt(((0.5 - 0.125) ** 2 + 0.125 ** 2 + 0.25 ** 2) / 2 / 3), 3);
+    // acc@1 rises on task 1 alone; acc@5 is the same everywhere, with no spread
+    expect(rows.find((r) => r[0] === "acc@1")!.slice(4)).toEqual(["+0.333", "0.333"]);
+    expect(rows.find((r) => r[0] === "acc@5")!.slice(4)).toEqual(["+0.000", "0.000"]);
   });
 });
 
