@@ -213,10 +213,13 @@ export function buildLexicalIndex(codeGraph: CodeGraph): LexicalIndex {
   // the rarest term's files, each asked for the others in its folder field: no file's path is split into terms (a
   // scoped task on babel split all 17,601 paths, ~140 ms of a warm query)
   const folderHoldsAll = (terms: readonly string[]): boolean => {
-    if (terms.length === 0) return false;
-    const lists = terms.map((term) => postings.postings(term));
-    if (lists.some((list) => list === undefined)) return false;
-    const rarest = lists.reduce((a, b) => ((b as ArrayLike<number>).length < (a as ArrayLike<number>).length ? b : a)) as ArrayLike<number>;
+    let rarest: ArrayLike<number> | undefined;
+    for (const term of terms) {
+      const list = postings.postings(term);
+      if (!list) return false;
+      if (!rarest || list.length < rarest.length) rarest = list;
+    }
+    if (!rarest) return false;
     for (let k = 0; k < rarest.length; k++) {
       const i = rarest[k] as number;
       if (terms.every((term) => (postings.countsIn(term, i)?.[FIELD_INDEX.folder] ?? 0) > 0)) return true;

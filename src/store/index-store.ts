@@ -189,7 +189,8 @@ function heavyOf(parsed: ParsedFile): HeavyFacts {
  * literals, imports) is most of the bytes. Read up to the third key, which
  * no string holds unescaped; the whole when the bytes are not in that order.
  */
-type NameFacts = Pick<HeavyFacts, "definitions" | "exports">;
+const NAME_KEYS = ["definitions", "exports"] as const;
+type NameFacts = Pick<HeavyFacts, (typeof NAME_KEYS)[number]>;
 const NAMES_END = Buffer.from(',"references":', "latin1");
 const NAMES_START = Buffer.from('{"definitions":', "latin1");
 
@@ -200,13 +201,12 @@ function namesOf(parsed: ParsedFile): NameFacts {
   if (!names) {
     const bytes = storedBytes(parsed) as Buffer;
     const end = bytes.indexOf(NAMES_END);
-    if (end < 0 || bytes.length < NAMES_START.length || bytes.compare(NAMES_START, 0, NAMES_START.length, 0, NAMES_START.length) !== 0) return heavyOf(parsed);
+    if (end < 0 || !bytes.subarray(0, NAMES_START.length).equals(NAMES_START)) return heavyOf(parsed);
     names = JSON.parse(`${bytes.toString("latin1", 0, end)}}`) as NameFacts;
     readNames.set(parsed, names);
   }
   return names;
 }
-const NAME_KEYS = new Set<string>(["definitions", "exports"]);
 
 /**
  * The heavy facts' getters, one set shared by every loaded file (an object
@@ -217,7 +217,7 @@ const HEAVY_GETTERS: PropertyDescriptorMap = Object.fromEntries(
   HEAVY_KEYS.map((key) => [
     key,
     {
-      get: NAME_KEYS.has(key)
+      get: (NAME_KEYS as readonly string[]).includes(key)
         ? function (this: ParsedFile) {
             return namesOf(this)[key as keyof NameFacts];
           }
