@@ -21,6 +21,8 @@ export interface IndexedFile {
   tokens: number;
   isDeclaration: boolean;
   isTest: boolean;
+  /** Under a folder of vendored third-party code (`_vendor/`, `third_party/`): see {@link isVendoredPath}. */
+  isVendored: boolean;
   /** Barrel: most of its statements re-export other modules. */
   isBarrel: boolean;
   /** Its definitions: how many, and how many exported. */
@@ -67,6 +69,22 @@ export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path) || PYTHON_TEST_NAME.test(path);
 }
 
+/**
+ * Folders that, by convention, hold a copy of someone else's code: `vendor`,
+ * `_vendor`, `vendored`, `third_party` (and `third-party`, `thirdparty`).
+ * A change to the project seldom edits them (they are replaced whole when
+ * the copy is updated), and the benchmarks' gold leaves them out by rule
+ * (../shared/bench/train/README.md, train-python/README.md). Ranked, they
+ * crowd out the project's own files: pip's `src/pip/_vendor/rich/*.py`
+ * took 5 of the first 10 places for "Use rich.traceback with debug mode".
+ */
+const VENDORED_PATH = /(^|\/)(_?vendor|vendored|third[-_]?party)\//i;
+
+/** True for a file under a vendored third-party folder. */
+export function isVendoredPath(path: string): boolean {
+  return VENDORED_PATH.test(path);
+}
+
 /** Parallel term and count arrays as a Map, in their order. */
 function mapOfCounts({ terms, counts }: TermCounts): Map<string, number> {
   const map = new Map<string, number>();
@@ -109,6 +127,7 @@ class IndexFileView implements IndexedFile {
   readonly #i: number;
   readonly #postings: TermPostings;
   #isTest: boolean | undefined;
+  #isVendored: boolean | undefined;
   #lengths: Record<Field, number> | undefined;
   #definitionCounts: readonly [number, number] | undefined;
   #fields: Record<Field, Map<string, number>> | undefined;
@@ -136,6 +155,10 @@ class IndexFileView implements IndexedFile {
 
   get isTest(): boolean {
     return (this.#isTest ??= isTestPath(this.path));
+  }
+
+  get isVendored(): boolean {
+    return (this.#isVendored ??= isVendoredPath(this.path));
   }
 
   get isBarrel(): boolean {

@@ -35,11 +35,18 @@ export interface PoolOptions {
   isAllowed: (path: string) => boolean;
   /** Leave test files out (the task does not speak of tests). */
   excludeTests: boolean;
+  /** Leave vendored third-party files out (the task does not speak of vendored code); absent: kept. */
+  excludeVendored?: boolean;
   bm25f: Bm25fParameters;
   /** The task against the commit vocabularies (with history). */
   historyQuery?: HistoryQuery;
   /** The files of the past commits most like the task (with history), by likeness. */
   similar?: ReadonlyMap<string, { sum: number; max: number }>;
+}
+
+/** A test file when tests are left out, a vendored file when vendored code is. */
+function leftOut(file: IndexedFile, options: PoolOptions): boolean {
+  return (options.excludeTests && file.isTest) || (options.excludeVendored === true && file.isVendored);
 }
 
 function isNamed(names: NameEvidence): boolean {
@@ -100,7 +107,7 @@ export function collectPool(
 ): PoolFile[] {
   const scored: PoolFile[] = [];
   const remembered: PoolFile[] = [];
-  const eligible = (file: IndexedFile) => options.isAllowed(file.path) && !(options.excludeTests && file.isTest);
+  const eligible = (file: IndexedFile) => options.isAllowed(file.path) && !leftOut(file, options);
   const history = context.history;
   const pastOf = (path: string) => options.historyQuery?.scores.get(path) ?? 0;
   const allowed = allowedFiles(context.index, options.isAllowed);
@@ -111,7 +118,7 @@ export function collectPool(
   const literalsOf = (path: string) => context.codeGraph.files.get(path)?.literals ?? [];
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
-    if (allowed[i] === 0 || (options.excludeTests && file.isTest)) continue;
+    if (allowed[i] === 0 || leftOut(file, options)) continue;
     const evidence = nameEvidence(file, names, (stems[i] ??= stemOf(file.path)), literalsOf);
     const past = pastOf(file.path);
     if (holds[i] === 0 && !isNamed(evidence)) {
@@ -171,7 +178,7 @@ export function collectPool(
 /** A pool entry for a file reached in a later cycle (REFINE's expansion toward a high file's gaps). */
 export function poolEntry(context: RetrievalContext, path: string, terms: readonly PreparedTerm[], names: TaskNames, options: PoolOptions, via: string): PoolFile | undefined {
   const file = context.index.byPath.get(path);
-  if (!file || !options.isAllowed(path) || (options.excludeTests && file.isTest)) return undefined;
+  if (!file || !options.isAllowed(path) || leftOut(file, options)) return undefined;
   const past = options.historyQuery?.scores.get(path) ?? 0;
   const literalsOf = (p: string) => context.codeGraph.files.get(p)?.literals ?? [];
   return { path, file, lexical: lexicalEvidence(context.index, file, terms, options.bm25f), names: nameEvidence(file, names, undefined, literalsOf), historyMatch: past, origin: "expansion", via };

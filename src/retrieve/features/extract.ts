@@ -13,6 +13,7 @@ import { growPoolGraph, poolGraphOf, type PoolGraph } from "./relation-features.
 import { searchTask, type SearchedTask, type TaskQueryOptions } from "./task-query.js";
 import { taskNamesOf, type TaskNames } from "./task-names.js";
 import { historyQueryOf, similarCommits } from "./history-features.js";
+import { normaliseTerm } from "../../util/terms.js";
 
 /** The history's side of the query: the task against commit vocabularies, and the past commits most like it. */
 function historyQuery(context: RetrievalContext, searched: SearchedTask, terms: readonly PreparedTerm[]): Pick<PoolOptions, "historyQuery" | "similar"> {
@@ -45,6 +46,16 @@ export function speaksOfTests(searched: SearchedTask): boolean {
   return searched.query.keywords.some((k) => /^(test|spec|mock|fixtur)/.test(k.term));
 }
 
+/** The words, as the query normalises them ("vendored" and "vendoring" are "vendor"). */
+const VENDORING = ["vendor", "thirdparty"].map(normaliseTerm);
+const [THIRD, PARTY] = ["third", "party"].map(normaliseTerm) as [string, string];
+
+/** The task speaks of vendored code ("vendor", "vendored", "third-party", "thirdparty"): vendored files may be ranked then. */
+export function speaksOfVendoring(searched: SearchedTask): boolean {
+  const terms = new Set(searched.query.keywords.map((k) => k.term));
+  return VENDORING.some((word) => terms.has(word)) || (terms.has(THIRD) && terms.has(PARTY));
+}
+
 /**
  * @example
  * const features = extractTaskFeatures(context, "Fix the token expiry check");
@@ -58,6 +69,7 @@ export function extractTaskFeatures(context: RetrievalContext, task: string, opt
   const poolOptions = {
     isAllowed: options.isAllowed ?? (() => true),
     excludeTests,
+    excludeVendored: !speaksOfVendoring(searched),
     bm25f: options.bm25f ?? DEFAULT_BM25F,
     ...historyQuery(context, searched, terms),
   };
