@@ -120,10 +120,26 @@ export const GRAMMARS: Readonly<Record<LanguageId, GrammarRow>> = {
   },
 };
 
+/**
+ * Each extension's row, the first row naming it. Every extension of the
+ * table is one dot and a name, so a path ends with one exactly when its
+ * last dot starts it: one lookup by that ending instead of a test of each
+ * extension (called for every file of a warm scan: over babel's 30,568
+ * listed paths 2.0 ms a pass against 5.3, session 38; a whole warm query's
+ * p50 moved within its noise, 0.806 → 0.801 s).
+ */
+const ROW_BY_EXTENSION = new Map<string, LanguageRow>();
+for (const row of LANGUAGES) {
+  for (const ext of row.extensions) {
+    if (!/^\.[a-z0-9]+$/.test(ext)) throw new Error(`languages table: the extension "${ext}" of ${row.language} must be a dot and lower-case letters or digits (languageRowForPath looks a path up by its last dot)`);
+    if (!ROW_BY_EXTENSION.has(ext)) ROW_BY_EXTENSION.set(ext, row);
+  }
+}
+
 /** The table row of a path by its extension, or undefined when it is not a source file we read. */
 export function languageRowForPath(path: string): LanguageRow | undefined {
-  const lower = path.toLowerCase();
-  return LANGUAGES.find((row) => row.extensions.some((ext) => lower.endsWith(ext)));
+  const dot = path.lastIndexOf(".");
+  return dot < 0 ? undefined : ROW_BY_EXTENSION.get(path.slice(dot).toLowerCase());
 }
 
 /** Declaration-file endings: parsed as type sources only (a Python stub, `.pyi`, is one). */
