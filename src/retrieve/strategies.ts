@@ -13,7 +13,7 @@ import type { CycleTrace, RetrievalResult, StrategyName } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { assembleResult, chooseContext, type AssembleInput, type ContextChoice, type RankedFile } from "./assemble-result.js";
 import { CONTEXT_THRESHOLD, LOW_BAND } from "./bands.js";
-import { speaksOfTests, speaksOfVendoring } from "./features/extract.js";
+import { namesVendoredFolder, speaksOfTests, speaksOfVendoring } from "./features/extract.js";
 import { searchTask } from "./features/task-query.js";
 import { extendGlossary, parseTask } from "./query.js";
 import type { RetrievalContext } from "./retrieval-context.js";
@@ -72,7 +72,7 @@ export async function runBaselineStrategy(context: RetrievalContext, input: Asse
   const isAllowed = createPathTest(input.options.include, input.options.exclude, input.options.alsoInclude);
   const searched = searchTask(context.index, input.task, { parsed: taskQuery });
   const excludeTests = !speaksOfTests(searched);
-  const excludeVendored = !speaksOfVendoring(searched);
+  const excludeVendored = !namesVendoredFolder(input.options.include) && !namesVendoredFolder(input.options.alsoInclude) && !speaksOfVendoring(searched);
   const files = context.index.files.filter((f) => isAllowed(f.path) && !(excludeTests && f.isTest) && !(excludeVendored && f.isVendored));
   // declaration files only where there is nothing else
   const ranked = files.some((f) => !f.isDeclaration) ? files.filter((f) => !f.isDeclaration) : files;

@@ -72,6 +72,15 @@ describe("vendored code", () => {
     }
   });
 
+  it("is ranked when the caller's globs name the vendored folder", async () => {
+    for (const globs of [{ include: ["src/tool/_vendor/**"] }, { alsoInclude: ["src/tool/_vendor/rich/**"] }]) {
+      const result = await retrieve("Use rich traceback in debug mode", { root, history: false, ...globs });
+      expect(result.files[0]?.path, JSON.stringify(globs)).toBe(VENDORED);
+      const bm25 = await retrieve("Use rich traceback in debug mode", { root, history: false, strategy: "bm25", ...globs });
+      expect(bm25.files.map((f) => f.path), JSON.stringify(globs)).toContain(VENDORED);
+    }
+  });
+
   it("is left out by the bm25 strategy too", async () => {
     const result = await retrieve("Use rich traceback in debug mode", { root, history: false, strategy: "bm25" });
     expect(result.files.map((f) => f.path)).not.toContain(VENDORED);

@@ -14,6 +14,7 @@ import { searchTask, type SearchedTask, type TaskQueryOptions } from "./task-que
 import { taskNamesOf, type TaskNames } from "./task-names.js";
 import { historyQueryOf, similarCommits } from "./history-features.js";
 import { normaliseTerm } from "../../util/terms.js";
+import { isVendoredPath } from "../lexical-index.js";
 
 /** The history's side of the query: the task against commit vocabularies, and the past commits most like it. */
 function historyQuery(context: RetrievalContext, searched: SearchedTask, terms: readonly PreparedTerm[]): Pick<PoolOptions, "historyQuery" | "similar"> {
@@ -24,6 +25,8 @@ function historyQuery(context: RetrievalContext, searched: SearchedTask, terms: 
 
 export interface ExtractOptions extends TaskQueryOptions {
   isAllowed?: (path: string) => boolean;
+  /** Rank vendored files whatever the task says: the caller's globs name a vendored folder (see {@link namesVendoredFolder}). */
+  rankVendored?: boolean;
   bm25f?: Bm25fParameters;
 }
 
@@ -56,6 +59,11 @@ export function speaksOfVendoring(searched: SearchedTask): boolean {
   return VENDORING.some((word) => terms.has(word)) || (terms.has(THIRD) && terms.has(PARTY));
 }
 
+/** Some include glob names a vendored folder (`--include 'src/pip/_vendor/**'`): the caller asks for that code, so it is ranked. */
+export function namesVendoredFolder(globs: readonly string[] | undefined): boolean {
+  return (globs ?? []).some((glob) => isVendoredPath(glob));
+}
+
 /**
  * @example
  * const features = extractTaskFeatures(context, "Fix the token expiry check");
@@ -69,7 +77,7 @@ export function extractTaskFeatures(context: RetrievalContext, task: string, opt
   const poolOptions = {
     isAllowed: options.isAllowed ?? (() => true),
     excludeTests,
-    excludeVendored: !speaksOfVendoring(searched),
+    excludeVendored: !options.rankVendored && !speaksOfVendoring(searched),
     bm25f: options.bm25f ?? DEFAULT_BM25F,
     ...historyQuery(context, searched, terms),
   };
