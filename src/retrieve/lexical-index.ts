@@ -76,7 +76,7 @@ export function isTestPath(path: string): boolean {
  * the copy is updated), and the benchmarks' gold leaves them out by rule
  * (../shared/bench/train/README.md, train-python/README.md). Ranked, they
  * crowd out the project's own files: pip's `src/pip/_vendor/rich/*.py`
- * took 5 of the first 10 places for "Use rich.traceback with debug mode".
+ * took all of the first 5 places for "Use rich.traceback with debug mode".
  */
 const VENDORED_PATH = /(^|\/)(_?vendor|vendored|third[-_]?party)\//i;
 

@@ -16,7 +16,7 @@ import { builtTwins, twinEvidence } from "./built-twins.js";
 import { CONTEXT_THRESHOLD, MEDIUM_BAND } from "./bands.js";
 import { dispatch, dispatchAgain } from "./dispatch.js";
 import { evaluate, firstStageProbabilities, missingContextOf, type Evaluation, type PreviousCycle } from "./evaluate.js";
-import { namesVendoredFolder, type TaskFeatures } from "./features/extract.js";
+import { asksForVendored, type TaskFeatures } from "./features/extract.js";
 import { loadRanker, shippedModelPath } from "./model/ranker.js";
 import { DEFAULT_MAX_CYCLES, MIN_SURE_FILES } from "./parameters.js";
 import { extendGlossary, extendThesaurus, parseTask } from "./query.js";
@@ -87,7 +87,6 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
   let parsed = parseTask(task, { ...(options.keywords ? { keywords: options.keywords } : {}), ...(glossary ? { glossary } : {}) });
   if (options.expandQuery) parsed = await options.expandQuery(parsed);
   const isAllowed = createPathTest(options.include, options.exclude, options.alsoInclude);
-  const rankVendored = namesVendoredFolder(options.include) || namesVendoredFolder(options.alsoInclude);
 
   const latest = new Map<string, Evaluation>();
   const firstCycle = new Map<string, number>();
@@ -102,7 +101,7 @@ export async function runIterativeRetrieval(context: RetrievalContext, input: Lo
   let choice: ContextChoice | undefined;
   for (let cycle = 1; cycle <= maxCycles; cycle++) {
     const poolBefore = features?.pool.length ?? 0;
-    features = features ? dispatchAgain(context, features, expansions) : dispatch(context, task, { parsed, isAllowed, rankVendored, ...(thesaurus ? { thesaurus } : {}) });
+    features = features ? dispatchAgain(context, features, expansions) : dispatch(context, task, { parsed, isAllowed, rankVendored: asksForVendored(options), ...(thesaurus ? { thesaurus } : {}) });
     // stage 2 was trained on the first stage's answers (scripts/learn/train.mjs), not on its own: a later cycle
     // feeds it those, for the pool as it now is (expanded files included); fed its own answers, a third cycle
     // moved files by chance (docs/quality.md, session 23). A custom evaluator's verdicts feed it instead.

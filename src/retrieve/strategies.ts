@@ -13,7 +13,8 @@ import type { CycleTrace, RetrievalResult, StrategyName } from "../types.js";
 import { byCodeUnit } from "../util/sort.js";
 import { assembleResult, chooseContext, type AssembleInput, type ContextChoice, type RankedFile } from "./assemble-result.js";
 import { CONTEXT_THRESHOLD, LOW_BAND } from "./bands.js";
-import { namesVendoredFolder, speaksOfTests, speaksOfVendoring } from "./features/extract.js";
+import { leftOut } from "./features/candidate-pool.js";
+import { asksForVendored, leftOutKinds } from "./features/extract.js";
 import { searchTask } from "./features/task-query.js";
 import { extendGlossary, parseTask } from "./query.js";
 import type { RetrievalContext } from "./retrieval-context.js";
@@ -70,10 +71,8 @@ export async function runBaselineStrategy(context: RetrievalContext, input: Asse
   const weighted = taskQuery.terms.map((t) => ({ term: t.term, weight: 1 }));
   const keywords = weighted.map((k) => k.term);
   const isAllowed = createPathTest(input.options.include, input.options.exclude, input.options.alsoInclude);
-  const searched = searchTask(context.index, input.task, { parsed: taskQuery });
-  const excludeTests = !speaksOfTests(searched);
-  const excludeVendored = !namesVendoredFolder(input.options.include) && !namesVendoredFolder(input.options.alsoInclude) && !speaksOfVendoring(searched);
-  const files = context.index.files.filter((f) => isAllowed(f.path) && !(excludeTests && f.isTest) && !(excludeVendored && f.isVendored));
+  const kinds = leftOutKinds(searchTask(context.index, input.task, { parsed: taskQuery }), asksForVendored(input.options));
+  const files = context.index.files.filter((f) => isAllowed(f.path) && !leftOut(f, kinds));
   // declaration files only where there is nothing else
   const ranked = files.some((f) => !f.isDeclaration) ? files.filter((f) => !f.isDeclaration) : files;
   let out: RankedFile[];

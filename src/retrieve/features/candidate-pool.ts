@@ -44,8 +44,11 @@ export interface PoolOptions {
   similar?: ReadonlyMap<string, { sum: number; max: number }>;
 }
 
+/** The kinds of file a task leaves out of the ranking (see leftOutKinds in extract.ts). */
+export type LeftOutKinds = Pick<PoolOptions, "excludeTests" | "excludeVendored">;
+
 /** A test file when tests are left out, a vendored file when vendored code is. */
-function leftOut(file: IndexedFile, options: PoolOptions): boolean {
+export function leftOut(file: IndexedFile, options: LeftOutKinds): boolean {
   return (options.excludeTests && file.isTest) || (options.excludeVendored === true && file.isVendored);
 }
 

@@ -7,7 +7,7 @@
 import type { RetrievalContext } from "../retrieval-context.js";
 import { DEFAULT_BM25F, type Bm25fParameters } from "../signals/bm25f.js";
 import { baseFeatures } from "./base-features.js";
-import { collectPool, poolEntry, type PoolFile, type PoolOptions } from "./candidate-pool.js";
+import { collectPool, poolEntry, type LeftOutKinds, type PoolFile, type PoolOptions } from "./candidate-pool.js";
 import { prepareTerms, type PreparedTerm } from "./lexical-features.js";
 import { growPoolGraph, poolGraphOf, type PoolGraph } from "./relation-features.js";
 import { searchTask, type SearchedTask, type TaskQueryOptions } from "./task-query.js";
@@ -25,7 +25,7 @@ function historyQuery(context: RetrievalContext, searched: SearchedTask, terms: 
 
 export interface ExtractOptions extends TaskQueryOptions {
   isAllowed?: (path: string) => boolean;
-  /** Rank vendored files whatever the task says: the caller's globs name a vendored folder (see {@link namesVendoredFolder}). */
+  /** Rank vendored files whatever the task says: the caller's globs name a vendored folder (see {@link asksForVendored}). */
   rankVendored?: boolean;
   bm25f?: Bm25fParameters;
 }
@@ -45,7 +45,7 @@ export interface TaskFeatures {
 }
 
 /** A task that speaks of tests, specs, mocks or fixtures may be about a test file. */
-export function speaksOfTests(searched: SearchedTask): boolean {
+function speaksOfTests(searched: SearchedTask): boolean {
   return searched.query.keywords.some((k) => /^(test|spec|mock|fixtur)/.test(k.term));
 }
 
@@ -54,14 +54,19 @@ const VENDORING = ["vendor", "thirdparty"].map(normaliseTerm);
 const [THIRD, PARTY] = ["third", "party"].map(normaliseTerm) as [string, string];
 
 /** The task speaks of vendored code ("vendor", "vendored", "third-party", "thirdparty"): vendored files may be ranked then. */
-export function speaksOfVendoring(searched: SearchedTask): boolean {
+function speaksOfVendoring(searched: SearchedTask): boolean {
   const terms = new Set(searched.query.keywords.map((k) => k.term));
   return VENDORING.some((word) => terms.has(word)) || (terms.has(THIRD) && terms.has(PARTY));
 }
 
-/** Some include glob names a vendored folder (`--include 'src/pip/_vendor/**'`): the caller asks for that code, so it is ranked. */
-export function namesVendoredFolder(globs: readonly string[] | undefined): boolean {
-  return (globs ?? []).some((glob) => isVendoredPath(glob));
+/** An include glob names a vendored folder (`--include 'src/pip/_vendor/**'`): the caller asks for that code, so it is ranked. */
+export function asksForVendored(options: { include?: readonly string[] | undefined; alsoInclude?: readonly string[] | undefined }): boolean {
+  return [...(options.include ?? []), ...(options.alsoInclude ?? [])].some((glob) => isVendoredPath(glob));
+}
+
+/** What a task leaves out of the ranking: test files unless it speaks of tests, vendored code unless it speaks of it or the caller asks for it. */
+export function leftOutKinds(searched: SearchedTask, rankVendored = false): LeftOutKinds {
+  return { excludeTests: !speaksOfTests(searched), excludeVendored: !rankVendored && !speaksOfVendoring(searched) };
 }
 
 /**
@@ -73,11 +78,10 @@ export function extractTaskFeatures(context: RetrievalContext, task: string, opt
   const searched = searchTask(context.index, task, options);
   const terms = prepareTerms(context.index, searched.query);
   const names = taskNamesOf(searched.taskQuery);
-  const excludeTests = !speaksOfTests(searched);
+  const kinds = leftOutKinds(searched, options.rankVendored);
   const poolOptions = {
     isAllowed: options.isAllowed ?? (() => true),
-    excludeTests,
-    excludeVendored: !options.rankVendored && !speaksOfVendoring(searched),
+    ...kinds,
     bm25f: options.bm25f ?? DEFAULT_BM25F,
     ...historyQuery(context, searched, terms),
   };
@@ -88,7 +92,7 @@ export function extractTaskFeatures(context: RetrievalContext, task: string, opt
   for (let i = 0; i < holds.length; i++) matching += holds[i]!;
   const rows = baseFeatures({ context, taskQuery: searched.taskQuery, pool, matching, ...(poolOptions.similar ? { similar: poolOptions.similar } : {}) });
   const graph = poolGraphOf(context, pool.map((f) => f.path));
-  return { searched, terms, names, pool, rows, graph, excludeTests, matching, poolOptions };
+  return { searched, terms, names, pool, rows, graph, excludeTests: kinds.excludeTests, matching, poolOptions };
 }
 
 /**
